@@ -1,0 +1,98 @@
+import { createServer, type RequestListener } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createServices, systemClock, type Clock, type Services } from '@gateway/api';
+import { openDatabase, type Database } from '@gateway/db';
+import { startSimulator } from '@gateway/providers';
+import type { Logger } from 'pino';
+import { ensureDemoAccount, type DemoAccount } from './demo';
+import { createMetrics } from './http/metrics';
+import { createRequestListener } from './http/server';
+
+export interface GatewayOptions {
+  port: number;
+  host: string;
+  databaseUrl?: string;
+  /** Embedded database folder and home of demo-account.json. Absent: in-memory database, no demo. */
+  dataDir?: string;
+  publicUrl?: string;
+  simulatorUrl?: string;
+  seedDemo: boolean;
+  logger: Logger;
+  clock?: Clock;
+}
+
+export interface Gateway {
+  url: string;
+  services: Services;
+  database: Database;
+  simulatorUrl: string;
+  demo: DemoAccount | undefined;
+  close(): Promise<void>;
+}
+
+/** Serialises start-up work (migrations, demo seeding) across gateway processes on one database. */
+const STARTUP_LOCK = 727_001;
+
+const starting: RequestListener = (_req, res) => {
+  res.statusCode = 503;
+  res.setHeader('content-type', 'application/json');
+  res.setHeader('retry-after', '1');
+  res.end(JSON.stringify({ message: 'The gateway is starting', code: 37, isRetryable: true }));
+};
+
+/** Opens the database, applies migrations, starts the simulated acquirer and serves HTTP. */
+export async function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const { logger } = options;
+  const closers: Array<() => Promise<void>> = [];
+  const close = async () => {
+    for (const closer of closers.splice(0).reverse()) await closer().catch((err: unknown) => logger.warn({ err }, 'close failed'));
+  };
+  try {
+    const database = await openDatabase({ url: options.databaseUrl, dataDir: options.dataDir && join(options.dataDir, 'db') });
+    closers.push(() => database.close());
+
+    const simulator = options.simulatorUrl ? undefined : await startSimulator({ host: '127.0.0.1', port: 0 });
+    if (simulator) closers.push(() => simulator.close());
+    const simulatorUrl = options.simulatorUrl ?? simulator?.url ?? '';
+
+    let listener = starting;
+    const server = createServer((req, res) => listener(req, res));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, resolve);
+    });
+    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
+    server.closeIdleConnections?.();
+    const url = `http://${options.host}:${(server.address() as AddressInfo).port}`;
+    const publicUrl = options.publicUrl ?? url;
+
+    const services = createServices({
+      db: database.prisma,
+      clock: options.clock ?? systemClock,
+      logger,
+      config: { errorDocsUrl: `${publicUrl}/errorcodes`, simulatorUrl },
+    });
+
+    const demo = await database.exclusively(STARTUP_LOCK, async () => {
+      const { applied } = await database.migrate();
+      if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+      return options.seedDemo && options.dataDir ? ensureDemoAccount(services, options.dataDir) : undefined;
+    });
+
+    listener = createRequestListener({
+      services,
+      logger,
+      metrics: createMetrics(),
+      publicUrl,
+      health: async () => {
+        await database.prisma.$queryRaw`SELECT 1`;
+        return true;
+      },
+    });
+    return { url, services, database, simulatorUrl, demo, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,42 @@
+import type { IncomingMessage } from 'node:http';
+import { ApiError } from '@gateway/core';
+
+const MB = 1024 * 1024;
+
+/** Batches may carry up to 10 MB of CSV; every other request is small. */
+export function bodyLimit(path: string): number {
+  return path.toLowerCase().startsWith('/batch') ? 10 * MB : 1 * MB;
+}
+
+/**
+ * Reads and parses a JSON request body. Any content type is read as JSON (some clients omit it
+ * or add a charset); an empty body, `{}` and `[]` all mean "no fields".
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw tooLarge(limit);
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8').trim();
+  if (text === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new ApiError('ValidationError', { message: 'The request body is not valid JSON' });
+  }
+  if (Array.isArray(parsed) && parsed.length === 0) return {};
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new ApiError('ValidationError', { message: 'The request body must be a JSON object' });
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError('ValidationError', { http: 413, message: `The request body is larger than ${limit / MB} MB` });
+}

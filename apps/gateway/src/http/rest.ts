@@ -1,0 +1,76 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { appRouter, renderApiError, toApiError, type ApiErrorBody, type Context, type Services } from '@gateway/api';
+import type { ApiError } from '@gateway/core';
+import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import { bodyLimit, readJsonBody } from './body';
+
+type Router = typeof appRouter;
+
+/**
+ * trpc-to-openapi matches routes in procedure order, so `/charge/{chargeId}` would swallow
+ * `/charge/token`. Ordering procedures by how many path parameters they have puts every literal
+ * route before the parameterised ones it could be mistaken for.
+ */
+export function literalRoutesFirst(router: Router): Router {
+  const params = (p: unknown) =>
+    ((p as { _def: { meta?: { openapi?: { path: string } } } })._def.meta?.openapi?.path.match(/\{/g) ?? []).length;
+  const procedures = Object.fromEntries(Object.entries(router._def.procedures).sort(([, a], [, b]) => params(a) - params(b)));
+  return { ...router, _def: { ...router._def, procedures } } as Router;
+}
+
+function sendError(res: ServerResponse, error: ApiError, body: ApiErrorBody) {
+  res.statusCode = error.http;
+  res.setHeader('content-type', 'application/json');
+  res.end(JSON.stringify(body));
+}
+
+/**
+ * Serves the REST API: reads the JSON body itself (size-limited, any casing of content type),
+ * hands the request to trpc-to-openapi, and renders every error in the API's own error body.
+ */
+export function createRestHandler(services: Services) {
+  const docsUrl = services.config.errorDocsUrl;
+  const handler = createOpenApiNodeHttpHandler({
+    router: literalRoutesFirst(appRouter),
+    createContext: ({ req }): Context => ({
+      services,
+      request: { method: req.method ?? 'GET', path: pathOf(req), headers: req.headers },
+      response: { status: 200 },
+      account: null,
+    }),
+    responseMeta: ({ ctx, errors }) => ({
+      status: errors[0] ? toApiError(errors[0]).http : ((ctx as Context | undefined)?.response.status ?? 200),
+    }),
+  });
+
+  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    try {
+      const method = req.method ?? 'GET';
+      if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
+        (req as IncomingMessage & { body?: unknown }).body = await readJsonBody(req, bodyLimit(path));
+        req.headers['content-type'] = 'application/json';
+      }
+    } catch (cause) {
+      const error = toApiError(cause);
+      sendError(res, error, renderApiError(error, path, docsUrl));
+      return;
+    }
+    // trpc-to-openapi writes its own error shape; swap in the API error body built by our
+    // errorFormatter (data.apiError), stamped with the path the client called.
+    const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
+    res.end = ((chunk?: unknown) => {
+      if (res.statusCode >= 400 && typeof chunk === 'string') {
+        const shape = JSON.parse(chunk) as { data?: { apiError?: ApiErrorBody } };
+        const body = shape.data?.apiError;
+        if (body) return end(JSON.stringify({ ...body, resource: path }));
+      }
+      return end(chunk);
+    }) as ServerResponse['end'];
+    await handler(req, res);
+  };
+}
+
+export function pathOf(req: IncomingMessage): string {
+  const raw = (req.url ?? '/').split('?')[0] ?? '/';
+  return raw.replace(/\/{2,}/g, '/');
+}

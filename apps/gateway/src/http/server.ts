@@ -1,0 +1,61 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { openApiDocument, type Services } from '@gateway/api';
+import { ERRORS } from '@gateway/core';
+import type { Logger } from 'pino';
+import { errorCodesPage } from './error-codes-page';
+import type { Metrics } from './metrics';
+import { createRestHandler, pathOf } from './rest';
+
+export interface HttpDeps {
+  services: Services;
+  logger: Logger;
+  metrics: Metrics;
+  publicUrl: string;
+  /** Answers /health: whether the database responds. */
+  health(): Promise<boolean>;
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string) {
+  res.statusCode = status;
+  res.setHeader('content-type', type);
+  res.end(body);
+}
+
+/** Answers every HTTP request of the gateway: operational endpoints, then the REST API. */
+export function createRequestListener({ services, logger, metrics, publicUrl, health }: HttpDeps): RequestListener {
+  const rest = createRestHandler(services);
+  let openapi: string | undefined;
+
+  async function route(req: IncomingMessage, res: ServerResponse, path: string) {
+    if (req.method === 'GET' && path === '/health') {
+      const ok = await health().catch(() => false);
+      return send(res, ok ? 200 : 503, 'application/json', JSON.stringify({ status: ok ? 'ok' : 'unavailable' }));
+    }
+    if (req.method === 'GET' && path === '/metrics') {
+      return send(res, 200, metrics.registry.contentType, await metrics.registry.metrics());
+    }
+    if (req.method === 'GET' && path === '/openapi.json') {
+      openapi ??= JSON.stringify(openApiDocument(publicUrl));
+      return send(res, 200, 'application/json', openapi);
+    }
+    if (req.method === 'GET' && path === '/errorcodes') {
+      return send(res, 200, 'text/html; charset=utf-8', errorCodesPage(ERRORS));
+    }
+    return rest(req, res, path);
+  }
+
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    const path = pathOf(req);
+    res.on('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      metrics.observe(req.method ?? 'GET', path, res.statusCode, seconds);
+      // The query string is never logged: a search may carry a card number.
+      logger.info({ method: req.method, path, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
+    });
+    route(req, res, path).catch((error: unknown) => {
+      logger.error({ err: error, path }, 'unhandled error');
+      if (!res.headersSent) send(res, 500, 'application/json', JSON.stringify({ message: 'Internal error', code: 1 }));
+    });
+  };
+}

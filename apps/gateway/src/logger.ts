@@ -1,0 +1,44 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+/**
+ * Structured JSON logs. Card data must never reach a log: fields that could hold it are redacted
+ * by name, and any digit run that looks like a card number is masked in messages as a last guard.
+ */
+const REDACT = [
+  'cardNumber',
+  'ccv',
+  'cvc',
+  'number',
+  'secretKey',
+  'authorization',
+  '*.cardNumber',
+  '*.ccv',
+  '*.cvc',
+  '*.number',
+  '*.secretKey',
+  '*.authorization',
+  'req.headers["x-secretkey"]',
+  'req.headers.authorization',
+];
+
+const CARD_LIKE = /\b\d{13,19}\b/g;
+
+export function maskDigits(text: string): string {
+  return text.replace(CARD_LIKE, (digits) => `${digits.slice(0, 6)}…${digits.slice(-4)}`);
+}
+
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: undefined,
+      redact: { paths: REDACT, censor: '[redacted]' },
+      hooks: {
+        logMethod(args, method) {
+          method.apply(this, args.map((a) => (typeof a === 'string' ? maskDigits(a) : a)) as Parameters<typeof method>);
+        },
+      },
+    },
+    destination,
+  );
+}

@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import { readConfig } from './config';
+import { demoBanner } from './demo';
+import { startGateway } from './gateway';
+import { createLogger } from './logger';
+
+const config = readConfig();
+const logger = createLogger(config.logLevel);
+
+const gateway = await startGateway({
+  port: config.port,
+  host: config.host,
+  databaseUrl: config.databaseUrl,
+  dataDir: config.dataDir,
+  publicUrl: config.publicUrl,
+  simulatorUrl: config.simulatorUrl,
+  seedDemo: config.seedDemo,
+  logger,
+}).catch((error: unknown) => {
+  logger.fatal({ err: error }, 'the gateway could not start');
+  process.exit(1);
+});
+
+logger.info({ url: gateway.url, database: gateway.database.kind }, 'gateway started');
+if (gateway.demo) process.stdout.write(demoBanner(gateway.demo, config.publicUrl, join(config.dataDir, 'demo-account.json')));
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    void gateway.close().then(() => process.exit(0));
+  });
+}

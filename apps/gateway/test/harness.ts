@@ -1,0 +1,118 @@
+import { Writable } from 'node:stream';
+import { inject } from 'vitest';
+import type { NewProvider } from '@gateway/api';
+import { createLogger } from '../src/logger';
+import { startGateway, type Gateway } from '../src/gateway';
+
+export interface TestGateway {
+  gateway: Gateway;
+  url: string;
+  /** Every log line the gateway wrote, as text. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A gateway on a random port, on this run's PostgreSQL database (or an in-memory embedded one). */
+export async function startTestGateway(): Promise<TestGateway> {
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      logs.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const databaseUrl = inject('databaseUrl') || undefined;
+  const gateway = await startGateway({
+    port: 0,
+    host: '127.0.0.1',
+    databaseUrl,
+    seedDemo: false,
+    logger: createLogger('debug', sink),
+  });
+  return { gateway, url: gateway.url, logs, close: () => gateway.close() };
+}
+
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+}
+
+/** A REST client for one account's secret key. */
+export function client(baseUrl: string, secretKey?: string) {
+  async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<ApiResponse<T>> {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(secretKey ? { 'x-secretkey': secretKey } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+  }
+  return {
+    get: <T = Record<string, unknown>>(path: string, headers?: Record<string, string>) => call<T>('GET', path, undefined, headers),
+    post: <T = Record<string, unknown>>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>('POST', path, body ?? {}, headers),
+    put: <T = Record<string, unknown>>(path: string, body?: unknown, headers?: Record<string, string>) =>
+      call<T>('PUT', path, body ?? {}, headers),
+    delete: <T = Record<string, unknown>>(path: string, headers?: Record<string, string>) => call<T>('DELETE', path, undefined, headers),
+  };
+}
+
+export type Client = ReturnType<typeof client>;
+
+export const CHEAP_DOMESTIC: NewProvider = {
+  type: 'dummy',
+  name: 'Cheap domestic',
+  currency: 'AUD',
+  country: 'AUS',
+  latency: { minMs: 0, maxMs: 0 },
+  timeoutMs: 400,
+  fees: [
+    { isInternationalCard: false, transactionCost: '0.10', transactionPercentage: '1' },
+    { isInternationalCard: true, transactionCost: '0.30', transactionPercentage: '3' },
+  ],
+};
+
+export const CHEAP_INTERNATIONAL: NewProvider = {
+  type: 'dummy',
+  name: 'Cheap international',
+  currency: 'AUD',
+  country: 'AUS',
+  latency: { minMs: 0, maxMs: 0 },
+  timeoutMs: 400,
+  fees: [
+    { isInternationalCard: false, transactionCost: '0.20', transactionPercentage: '2' },
+    { isInternationalCard: true, transactionCost: '0', transactionPercentage: '2' },
+  ],
+};
+
+export interface TestAccount {
+  accountId: string;
+  secretKey: string;
+  publicKey: string;
+  providerIds: string[];
+  api: Client;
+}
+
+/** A new account with its own providers: tests never see each other's data. */
+export async function createAccount(
+  t: TestGateway,
+  providers: NewProvider[] = [CHEAP_DOMESTIC, CHEAP_INTERNATIONAL],
+): Promise<TestAccount> {
+  const { services } = t.gateway;
+  const { account, secretKey } = await services.accounts.create(`Test ${Date.now()}`);
+  const providerIds: string[] = [];
+  for (const provider of providers) providerIds.push((await services.providers.create(account, provider)).id);
+  return { accountId: account.id, secretKey, publicKey: account.publicKey, providerIds, api: client(t.url, secretKey) };
+}
+
+export const VISA = '4111111111111111';
+export const VISA_AU = '4242424242424242';
+
+export function card(cardNumber = VISA, extra: Record<string, unknown> = {}) {
+  return { cardNumber, expiryDate: '12/30', ccv: '123', cardholder: 'Test Payer', ...extra };
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { bindInput } from './binding';
+
+const schema = z.object({
+  providerId: z.string(),
+  amount: z.union([z.number(), z.string()]),
+  capture: z.boolean().optional(),
+  limit: z.number().int().optional(),
+  initiator: z.enum(['CUSTOMER', 'MERCHANT']).optional(),
+  paymentInformation: z.object({ cardNumber: z.string(), cardholder: z.string().optional() }).optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  webhook: z.object({ url: z.string() }).optional(),
+  items: z.array(z.object({ quantity: z.number() })).optional(),
+});
+
+describe('bindInput', () => {
+  it('binds PascalCase and camelCase keys, J spelling cardHolder, and drops nulls', () => {
+    expect(
+      bindInput(schema, {
+        ProviderId: 'p1',
+        Amount: '258',
+        capture: null,
+        PaymentInformation: { CardNumber: '4111111111111111', cardHolder: 'Ann' },
+      }),
+    ).toEqual({ providerId: 'p1', amount: '258', paymentInformation: { cardNumber: '4111111111111111', cardholder: 'Ann' } });
+  });
+
+  it('keeps metadata keys as sent, maps aliases, drops unknown keys', () => {
+    expect(bindInput(schema, { MetaData: { OrderRef: 'A', other: null }, WebhookConfig: { Url: 'u' }, Surprise: 1 })).toEqual({
+      metadata: { OrderRef: 'A' },
+      webhook: { url: 'u' },
+    });
+  });
+
+  it('converts numeric and boolean text, enum case and enum integers', () => {
+    expect(bindInput(schema, { Limit: '10', capture: 'False', initiator: 1, items: [{ Quantity: '2' }] })).toEqual({
+      limit: 10,
+      capture: false,
+      initiator: 'MERCHANT',
+      items: [{ quantity: 2 }],
+    });
+    expect(bindInput(schema, { initiator: 'customer' })).toEqual({ initiator: 'CUSTOMER' });
+  });
+
+  it('leaves values it cannot convert for the schema to refuse', () => {
+    expect(bindInput(schema, { limit: 'ten', capture: 'maybe', initiator: 7 })).toEqual({ limit: 'ten', capture: 'maybe', initiator: 7 });
+  });
+});

@@ -1,0 +1,23 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Account } from '@gateway/db';
+import type { Services } from './services';
+
+/** Per-request context, built by the HTTP server for REST and tRPC calls alike. */
+export interface Context {
+  services: Services;
+  request: {
+    method: string;
+    /** Request path, echoed as `resource` in error bodies. */
+    path: string;
+    headers: IncomingHttpHeaders;
+  };
+  /** Success status chosen by the procedure's meta (201 for creations). */
+  response: { status: number };
+  /** The authenticated account; set by the key middleware (or a dashboard session). */
+  account: Account | null;
+}
+
+export function header(ctx: Context, name: string): string | undefined {
+  const value = ctx.request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,8 @@
+import { chargeRouter } from './routers/charge/router';
+import { router } from './trpc';
+
+export const appRouter = router({
+  charge: chargeRouter,
+});
+
+export type AppRouter = typeof appRouter;

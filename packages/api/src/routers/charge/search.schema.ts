@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { amountQuery, currencyInput, dateRangeInput, pagingInput } from '../../schemas/common';
+import { chargeListOutput } from '../../schemas/charge';
+import type { Meta } from '../../trpc';
+
+export const meta: Meta = {
+  openapi: { method: 'GET', path: '/charge', tags: ['Charge'], summary: 'Search charges, newest first', protect: true },
+};
+
+export const input = z.object({
+  reference: z.string().optional().meta({ description: 'Exact reference' }),
+  providerId: z.string().optional(),
+  amountGreaterThan: amountQuery.optional(),
+  amountLessThan: amountQuery.optional(),
+  customerId: z.string().optional(),
+  status: z
+    .enum(['PENDING', 'FAILED', 'SUCCESS', 'PARTIAL_REFUND', 'REFUND', 'PENDING_CHECKOUT', 'AUTHORISE', 'AUTHORISE_CANCELLED'])
+    .optional(),
+  paymentMethodId: z.string().optional(),
+  paymentType: z.string().optional(),
+  cardType: z.string().optional().meta({ description: 'Card scheme, e.g. VISA' }),
+  currency: currencyInput.optional(),
+  cardNumber: z.string().optional().meta({ description: 'Leading digits (IIN), optionally the full number to match the last four too' }),
+  cardholder: z.string().optional(),
+  batchId: z.string().optional(),
+  subscriptionId: z.string().optional(),
+  sortBy: z
+    .enum(['None', 'Date', 'Amount', 'Status', 'Reference'])
+    .optional()
+    .meta({ description: 'Date (newest first, the default), Amount (largest first), Status, Reference' }),
+  ...dateRangeInput,
+  ...pagingInput,
+});
+export const output = chargeListOutput;

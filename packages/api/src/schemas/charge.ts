@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { cardInput } from './card';
+import {
+  addressInput,
+  booleanInput,
+  amountInput,
+  currencyInput,
+  dateOutput,
+  geolocationInput,
+  metadataInput,
+  nameInput,
+  nullableDateOutput,
+  orderInput,
+  webhookInput,
+} from './common';
+
+/** Request fields shared by every charge variant (spec: "Shared charge request fields"). */
+export const chargeFields = {
+  amount: amountInput,
+  currency: currencyInput.optional(),
+  reference: z.string().max(40).optional(),
+  email: z.string().max(254).optional(),
+  phone: z.string().max(40).optional(),
+  capture: booleanInput.optional().meta({ description: 'false only authorises; capture later. Default true.' }),
+  ip: z.string().max(45).optional(),
+  address: addressInput.optional(),
+  order: orderInput.optional(),
+  customerCode: z.string().max(100).optional(),
+  invoiceNumber: z.string().max(100).optional(),
+  // Declared in the .NET client's order: it sends 0 for CUSTOMER and 1 for MERCHANT.
+  initiator: z.enum(['CUSTOMER', 'MERCHANT']).optional(),
+  webhook: webhookInput.optional(),
+  firstName: nameInput.optional(),
+  lastName: nameInput.optional(),
+  metadata: metadataInput.optional(),
+  descriptor: z.string().max(100).optional(),
+  threeDSNotificationUrl: z.string().max(2000).optional(),
+  geolocation: geolocationInput.optional(),
+};
+
+const nullableString = z.string().nullable();
+
+export const cardOutput = z.object({
+  cardNumber: z.string().meta({ description: 'Masked: first 6 and last 4 digits', example: '411111******1111' }),
+  expiryDate: nullableString,
+  cardholder: nullableString,
+  type: nullableString.meta({ description: 'Card scheme', example: 'VISA' }),
+  cardType: nullableString.meta({ example: 'CREDIT' }),
+  cardIin: nullableString,
+  ccvCheck: z.boolean(),
+  threeDSServerTransID: nullableString,
+  iinData: z
+    .object({
+      scheme: nullableString,
+      country: nullableString,
+      issuer: nullableString,
+      countryCode: nullableString,
+      cardType: nullableString,
+    })
+    .nullable(),
+});
+
+export const chargeOutput = z
+  .object({
+    chargeId: z.string(),
+    providerChargeId: nullableString,
+    amount: z.number(),
+    providerId: nullableString,
+    reference: nullableString,
+    paymentInformation: z.object({
+      paymentMethodId: nullableString,
+      card: cardOutput.nullable(),
+      type: z.string(),
+      displayType: nullableString,
+      providerType: nullableString,
+      email: nullableString,
+      bankPayment: z.object({ bankCode: nullableString, accountNumber: nullableString, accountName: nullableString }).nullable(),
+    }),
+    customerId: nullableString,
+    status: z.enum(['PENDING', 'FAILED', 'SUCCESS', 'PARTIAL_REFUND', 'REFUND', 'PENDING_CHECKOUT', 'AUTHORISE', 'AUTHORISE_CANCELLED']),
+    dateAdded: dateOutput,
+    successDate: nullableDateOutput,
+    voidDate: nullableDateOutput,
+    refundedAmount: z.number(),
+    estimatedCost: z.number().nullable(),
+    estimatedCostCurrency: nullableString,
+    currency: z.string(),
+    refunds: z.array(z.object({ amount: z.number(), dateAdded: dateOutput, comment: nullableString })),
+    failedAttempts: z.array(
+      z.object({
+        providerId: z.string(),
+        dateAttempted: dateOutput,
+        errorCode: z.string(),
+        errorMessage: z.string(),
+        gatewayCode: nullableString,
+        gatewayMessage: nullableString,
+        isRetryable: z.boolean(),
+      }),
+    ),
+    customer: z
+      .object({
+        customerId: z.string(),
+        reference: nullableString,
+        firstName: nullableString,
+        lastName: nullableString,
+        email: nullableString,
+        phone: nullableString,
+        dateAdded: dateOutput,
+        dateRemoved: nullableDateOutput,
+      })
+      .nullable(),
+    provider: z.object({ providerId: z.string(), type: z.string(), name: z.string() }).nullable(),
+    threeDSServerTransID: nullableString,
+    threeDsVerified: z.boolean(),
+    authorisationAmount: z.number().nullable(),
+    initiator: z.enum(['CUSTOMER', 'MERCHANT']).nullable(),
+    ip: nullableString,
+    ipInfo: z.null(),
+    visaInstallments: z.null(),
+    descriptor: nullableString,
+    threeDsRedirectUrl: nullableString,
+    paymentTokenId: nullableString,
+    subscriptionId: nullableString,
+    metadata: z.record(z.string(), z.string()).nullable(),
+  })
+  .meta({ id: 'Charge' });
+
+export type ChargeView = z.infer<typeof chargeOutput>;
+
+export const chargeListOutput = z
+  .object({ limit: z.number().int(), skip: z.number().int(), count: z.number().int(), charges: z.array(chargeOutput) })
+  .meta({ id: 'ChargeList' });
+
+export const cardChargeInput = z.object({ ...chargeFields, paymentInformation: cardInput.optional() });
+export type CardChargeInput = z.infer<typeof cardChargeInput>;
+export type ChargeFieldsInput = z.infer<z.ZodObject<typeof chargeFields>>;

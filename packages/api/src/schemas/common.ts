@@ -1,0 +1,112 @@
+import { findCurrency, parseDecimal, parseWireDate } from '@gateway/core';
+import { z } from 'zod';
+import { issueParams } from '../errors';
+
+/**
+ * trpc-to-openapi turns on Zod coercion for every z.boolean() and z.number() it finds in an input
+ * object, bodies included, so "perhaps" or "0" would become `true`. The binder (binding.ts)
+ * already turns wire text into numbers and booleans, so inputs declare primitives through this
+ * pipe, which the coercion pass does not reach. schemas/inputs.test.ts checks none is missed.
+ */
+export function uncoerced<T extends z.ZodType>(schema: T) {
+  return schema.pipe(z.custom<z.output<T>>(() => true));
+}
+
+export const booleanInput = uncoerced(z.boolean());
+
+/** Amount on the wire: a JSON number or numeric text (the Java client sends text). */
+export const amountInput = z
+  .union([z.number(), z.string()])
+  .refine((v) => parseDecimal(v) !== undefined, { message: 'Amount must be a decimal number', ...issueParams('InvalidAmount') })
+  .meta({ description: 'Decimal amount in major units, e.g. 15.5. Numeric strings are accepted.', example: 15.5 });
+
+/** Amount in a query string. */
+export const amountQuery = z
+  .string()
+  .refine((v) => parseDecimal(v) !== undefined, { message: 'Amount must be a decimal number', ...issueParams('InvalidAmount') })
+  .meta({ description: 'Decimal amount in major units, e.g. 15.5', example: '15.5' });
+
+/** ISO 4217 code in any case, answered in upper case. */
+export const currencyInput = z
+  .string()
+  .refine((c) => findCurrency(c) !== undefined, { message: 'Unknown ISO 4217 currency', ...issueParams('CurrencyNotSupported') })
+  .transform((c) => c.toUpperCase())
+  .meta({ description: 'ISO 4217 currency code', example: 'AUD' });
+
+/** A point in time in any of the formats the client SDKs send (see core/time/wire-date.ts). */
+export const dateInput = z
+  .union([z.string(), z.number()])
+  .transform((value, ctx) => {
+    const date = parseWireDate(value);
+    if (!date) ctx.addIssue({ code: 'custom', message: 'Not a date (use ISO 8601)' });
+    return date ?? new Date(Number.NaN);
+  })
+  .meta({
+    description: 'ISO 8601 date-time (epoch milliseconds and the client SDK formats are accepted)',
+    example: '2026-01-31T00:00:00Z',
+  });
+
+export const metadataInput = z
+  .record(z.string().max(100), z.string().max(1000))
+  .refine((m) => Object.keys(m).length <= 50, { message: 'At most 50 metadata keys' })
+  .meta({ description: 'Up to 50 string key/value pairs' });
+
+const line = z.string().max(200);
+
+export const addressInput = z.object({
+  line1: line.optional(),
+  line2: line.optional(),
+  city: line.optional(),
+  country: line.optional(),
+  postalCode: z.string().max(20).optional(),
+  state: line.optional(),
+});
+
+export const orderInput = z.object({
+  orderNumber: z.string().max(100).optional(),
+  freightAmount: amountInput.optional(),
+  dutyAmount: amountInput.optional(),
+  items: z
+    .array(
+      z.object({
+        productCode: z.string().max(100).optional(),
+        commodityCode: z.string().max(100).optional(),
+        description: z.string().max(500).optional(),
+        quantity: uncoerced(z.number().int().min(0)).optional(),
+        unitOfMeasure: z.string().max(20).optional(),
+        amount: amountInput.optional(),
+        taxAmount: amountInput.optional(),
+      }),
+    )
+    .max(500)
+    .optional(),
+});
+
+export const geolocationInput = z.object({
+  longitude: uncoerced(z.number().min(-180).max(180)),
+  latitude: uncoerced(z.number().min(-90).max(90)),
+});
+
+export const webhookInput = z.object({
+  url: z.url({ protocol: /^https?$/ }).max(2000),
+  authorization: z.string().max(2000).optional(),
+});
+
+export const nameInput = z.string().max(40);
+
+/** Paging of every search: newest first unless sortBy says otherwise. */
+export const pagingInput = {
+  limit: uncoerced(z.number().int().min(1).max(100)).optional().meta({ description: 'Page size, 1–100 (default 20)' }),
+  skip: uncoerced(z.number().int().min(0)).optional().meta({ description: 'Items to skip (default 0)' }),
+};
+
+export const DEFAULT_PAGE_SIZE = 20;
+
+export const dateRangeInput = {
+  addedAfter: dateInput.optional(),
+  addedBefore: dateInput.optional(),
+};
+
+/** Output: dates as ISO 8601 strings. */
+export const dateOutput = z.iso.datetime();
+export const nullableDateOutput = dateOutput.nullable();

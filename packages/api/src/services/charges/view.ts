@@ -1,0 +1,94 @@
+import { publicStatus, toWireAmount, type Currency } from '@gateway/core';
+import type { Charge, ChargeAttempt, Prisma, Provider, Refund } from '@gateway/db';
+import type { ChargeView } from '../../schemas/charge';
+import { requireCurrency } from '../money';
+
+/** Relations a charge is always read with, so that it can be answered in full. */
+export const chargeInclude = {
+  provider: true,
+  refunds: { where: { status: 'SUCCEEDED' }, orderBy: { dateAdded: 'asc' } },
+  attempts: { orderBy: { dateAttempted: 'asc' } },
+} as const satisfies Prisma.ChargeInclude;
+
+export type ChargeRecord = Charge & { provider: Provider | null; refunds: Refund[]; attempts: ChargeAttempt[] };
+
+const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+function cardView(charge: Charge) {
+  if (!charge.cardMasked) return null;
+  return {
+    cardNumber: charge.cardMasked,
+    expiryDate: charge.cardExpiry,
+    cardholder: charge.cardholder,
+    type: charge.cardScheme,
+    cardType: charge.cardType,
+    cardIin: charge.cardIin,
+    ccvCheck: false,
+    threeDSServerTransID: null,
+    iinData: {
+      scheme: charge.cardScheme,
+      country: charge.cardCountry,
+      issuer: charge.cardIssuer,
+      countryCode: charge.cardCountryCode,
+      cardType: charge.cardType,
+    },
+  };
+}
+
+function money(minor: bigint, currency: Currency): number {
+  return toWireAmount(minor, currency);
+}
+
+export function toChargeView(charge: ChargeRecord): ChargeView {
+  const currency = requireCurrency(charge.currency);
+  const authorised = charge.status !== 'FAILED' && charge.status !== 'PROCESSING';
+  return {
+    chargeId: charge.id,
+    providerChargeId: charge.providerChargeId,
+    amount: money(charge.capturedAmount > 0n ? charge.capturedAmount : charge.amount, currency),
+    providerId: charge.providerId,
+    reference: charge.reference,
+    paymentInformation: {
+      paymentMethodId: null,
+      card: cardView(charge),
+      type: charge.paymentType,
+      displayType: charge.cardScheme ? `${charge.cardScheme} ${charge.cardMasked?.slice(-4) ?? ''}`.trim() : null,
+      providerType: charge.provider?.type ?? null,
+      email: charge.email,
+      bankPayment: null,
+    },
+    customerId: null,
+    status: publicStatus(charge.status),
+    dateAdded: charge.dateAdded.toISOString(),
+    successDate: iso(charge.successDate),
+    voidDate: iso(charge.voidDate),
+    refundedAmount: money(charge.refundedAmount, currency),
+    estimatedCost: charge.estimatedCost === null ? null : money(charge.estimatedCost, currency),
+    estimatedCostCurrency: charge.estimatedCostCurrency,
+    currency: charge.currency,
+    refunds: charge.refunds.map((r) => ({ amount: money(r.amount, currency), dateAdded: r.dateAdded.toISOString(), comment: r.comment })),
+    failedAttempts: charge.attempts.map((a) => ({
+      providerId: a.providerId,
+      dateAttempted: a.dateAttempted.toISOString(),
+      errorCode: String(a.errorCode),
+      errorMessage: a.errorMessage,
+      gatewayCode: a.gatewayCode,
+      gatewayMessage: a.gatewayMessage,
+      isRetryable: a.isRetryable,
+    })),
+    customer: null,
+    provider: charge.provider ? { providerId: charge.provider.id, type: charge.provider.type, name: charge.provider.name } : null,
+    threeDSServerTransID: null,
+    threeDsVerified: false,
+    authorisationAmount: authorised ? money(charge.amount, currency) : null,
+    initiator: charge.initiator === 'CUSTOMER' || charge.initiator === 'MERCHANT' ? charge.initiator : null,
+    ip: charge.ip,
+    ipInfo: null,
+    visaInstallments: null,
+    descriptor: charge.descriptor,
+    threeDsRedirectUrl: null,
+    paymentTokenId: null,
+    subscriptionId: null,
+    metadata: (charge.metadata as Record<string, string> | null) ?? null,
+  };
+}

@@ -1,0 +1,53 @@
+import { ApiError, isInternationalCard, parseDecimal, rankByCost, type FeeRule, type IinData, type Route } from '@gateway/core';
+import type { Db, Provider, ProviderFee } from '@gateway/db';
+
+export type ProviderWithFees = Provider & { fees: ProviderFee[] };
+
+/** Connector types that can take card payments. */
+const CARD_PROVIDER_TYPES = ['dummy'];
+
+export function feeRules(fees: readonly ProviderFee[]): FeeRule[] {
+  return fees.map((f) => ({
+    cardScheme: f.cardScheme,
+    isInternationalCard: f.isInternationalCard,
+    fixed: f.fixedMinor,
+    percentage: parseDecimal(f.percentage.toString()) ?? { units: 0n, scale: 0 },
+  }));
+}
+
+/** An active provider of the account, or 39 Invalid Provider Id. */
+export async function requireProvider(db: Db, accountId: string, providerId: string): Promise<ProviderWithFees> {
+  const provider = await db.provider.findFirst({
+    where: { id: providerId, accountId, dateRemoved: null },
+    include: { fees: true },
+  });
+  if (!provider) throw new ApiError('InvalidProviderId', { message: `No provider ${providerId}` });
+  return provider;
+}
+
+/** The card as a provider sees it: its scheme, and whether it was issued abroad. */
+export function cardFactsFor(iin: IinData, provider: Provider) {
+  return { scheme: iin.scheme, international: isInternationalCard(iin, provider.country) };
+}
+
+/** Card providers of the account that take this currency, cheapest first for this card. */
+export async function leastCostRoutes(
+  db: Db,
+  accountId: string,
+  currency: string,
+  amount: bigint,
+  iin: IinData,
+): Promise<Route<ProviderWithFees>[]> {
+  const providers = await db.provider.findMany({
+    where: { accountId, dateRemoved: null, currency, type: { in: CARD_PROVIDER_TYPES } },
+    include: { fees: true },
+    orderBy: [{ dateAdded: 'asc' }, { id: 'asc' }],
+  });
+  if (providers.length === 0) {
+    throw new ApiError('NoCardProvidersConfigured', { message: `No card provider takes ${currency}` });
+  }
+  return rankByCost(
+    amount,
+    providers.map((provider, rank) => ({ provider, rank, fees: feeRules(provider.fees), card: cardFactsFor(iin, provider) })),
+  );
+}

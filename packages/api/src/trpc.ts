@@ -1,0 +1,86 @@
+import { ApiError } from '@gateway/core';
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { z } from 'zod';
+import { bindInput } from './binding';
+import { header, type Context } from './context';
+import { renderApiError, toApiError } from './errors';
+
+export type Meta = OpenApiMeta<{
+  /** 201 for operations that create a resource the spec answers with 201. */
+  successStatus?: 200 | 201;
+  /** POSTs that create: honour the Idempotency-Key header. */
+  idempotent?: boolean;
+}>;
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    isDev: false,
+    errorFormatter({ shape, error, ctx }) {
+      const apiError = toApiError(error);
+      const body = renderApiError(apiError, ctx?.request.path ?? '', ctx?.services.config.errorDocsUrl ?? '');
+      return { ...shape, message: body.message, data: { code: shape.data.code, httpStatus: apiError.http, apiError: body } };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+const withSuccessStatus = t.middleware(({ ctx, meta, next }) => {
+  ctx.response.status = meta?.successStatus ?? 200;
+  return next();
+});
+
+const requireSecretKey = t.middleware(async ({ ctx, next }) => {
+  if (ctx.account) return next({ ctx: { account: ctx.account } });
+  const key = header(ctx, 'x-secretkey');
+  const account = key ? await ctx.services.accounts.bySecretKey(key) : null;
+  if (!account) throw new ApiError('InvalidAuthentication');
+  ctx.account = account;
+  return next({ ctx: { account } });
+});
+
+const requirePublicKey = t.middleware(async ({ ctx, next }) => {
+  const key = header(ctx, 'x-publickey');
+  const account = key ? await ctx.services.accounts.byPublicKey(key) : null;
+  if (!account) throw new ApiError('InvalidAuthentication', { message: 'Invalid or missing public key' });
+  ctx.account = account;
+  return next({ ctx: { account } });
+});
+
+/** Binds wire input (key case, aliases, nulls…) to the schema before Zod validates it. */
+function bindTo(schema: z.ZodType) {
+  return t.middleware(async ({ getRawInput, next }) => {
+    const raw = await getRawInput();
+    const bound = bindInput(schema, raw ?? {});
+    return next({ getRawInput: async () => bound });
+  });
+}
+
+const idempotency = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+  const key = header(ctx, 'idempotency-key');
+  if (!meta?.idempotent || !key || !ctx.account) return next();
+  const { account, services, request } = ctx;
+  const claim = await services.idempotency.claim(account.id, key, request, await getRawInput());
+  if (claim.kind === 'replay') {
+    if (claim.error) throw claim.error;
+    return { ok: true as const, data: claim.data, marker: undefined as never, ctx };
+  }
+  const result = await next();
+  await services.idempotency.settle(account.id, key, result.ok ? { data: result.data } : { error: toApiError(result.error) });
+  return result;
+});
+
+const base = t.procedure.use(withSuccessStatus);
+
+/** An operation authenticated by the account's secret key (x-secretkey). */
+export function secretOperation<I extends z.ZodType, O extends z.ZodType>(meta: Meta, input: I, output: O) {
+  return base.meta(meta).use(requireSecretKey).use(bindTo(input)).use(idempotency).input(input).output(output);
+}
+
+/** An operation a browser may call with the account's public key (x-publickey). */
+export function publicKeyOperation<I extends z.ZodType, O extends z.ZodType>(meta: Meta, input: I, output: O) {
+  return base.meta(meta).use(requirePublicKey).use(bindTo(input)).use(idempotency).input(input).output(output);
+}
