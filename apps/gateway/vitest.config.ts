@@ -6,7 +6,5 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    pool: 'forks',
-    maxWorkers: 2,
   },
 });

@@ -14,7 +14,7 @@ export const apiErrorBodySchema = z
     gatewayCode: z.string().nullable(),
     gatewayMessage: z.string().nullable(),
   })
-  .meta({ id: 'Error' });
+  .meta({ description: 'The error body of every non-2xx answer' });
 
 export type ApiErrorBody = z.infer<typeof apiErrorBodySchema>;
 

@@ -1,5 +1,7 @@
 import { ERRORS } from '@gateway/core';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
+import { z } from 'zod';
+import { apiErrorBodySchema } from './errors';
 import { appRouter } from './root';
 import type { Meta } from './trpc';
 
@@ -23,6 +25,11 @@ export function openApiDocument(baseUrl: string): OpenAPIObject {
     description: `REST API compatible with the Server API v1 client SDKs. Error codes: ${Object.keys(ERRORS).length} (see /errorcodes).`,
     securitySchemes: { secretKey: { type: 'apiKey', in: 'header', name: 'x-secretkey' } },
   });
+  const { $schema: _dialect, ...errorSchema } = z.toJSONSchema(apiErrorBodySchema, { io: 'output' });
+  doc.components = {
+    ...doc.components,
+    schemas: { ...doc.components?.schemas, Error: errorSchema as NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[string] },
+  };
   const procedures = Object.values(appRouter._def.procedures) as unknown as Array<{ _def: { meta?: Meta } }>;
   for (const procedure of procedures) {
     const meta = procedure._def.meta;

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { card, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+
+/**
+ * Card numbers and CCVs may exist only in memory on their way to a provider: never in the
+ * database, the logs or an answer. This runs charges of every outcome, then reads everything.
+ */
+let t: TestGateway;
+let a: TestAccount;
+const answers: string[] = [];
+
+const CARDS = [
+  '4111111111111111',
+  '5555555555554444',
+  '378282246310005',
+  '4242424242424242',
+  '4000000000000002',
+  '4000000000009995',
+  '4000000000000119',
+  '4000000000000101',
+];
+const CCVS = ['9371', '8264', '731'];
+const INVALID = '4111111111111112';
+
+beforeAll(async () => {
+  t = await startTestGateway();
+  a = await createAccount(t);
+  const providerId = a.providerIds[0];
+  const record = async (response: Promise<{ status: number; body: unknown }>) => answers.push(JSON.stringify((await response).body));
+  for (const [i, number] of CARDS.entries()) {
+    const ccv = CCVS[i % CCVS.length];
+    await record(a.api.post('/charge/card', { amount: 12.34, providerId, paymentInformation: card(number, { ccv }) }));
+    await record(a.api.post('/charge/card/least_cost', { amount: 5, capture: false, paymentInformation: card(number, { ccv }) }));
+  }
+  await record(a.api.post('/charge/card', { amount: 1, providerId, paymentInformation: card(INVALID, { ccv: '9371' }) }));
+  await record(a.api.post('/charge/card', { amount: 1, providerId, paymentInformation: card(CARDS[0], { ccv: '93a1' }) }));
+  await record(
+    a.api.post('/charge/card', { amount: 'x', providerId, paymentInformation: card(CARDS[0], { ccv: '9371', expiryDate: 'soon' }) }),
+  );
+  await record(a.api.get(`/charge?CardNumber=${CARDS[0]}`));
+}, 60_000);
+afterAll(() => t.close());
+
+function leaks(text: string): string[] {
+  const found = [...CARDS, INVALID].filter((number) => text.includes(number));
+  // A CCV is short: look for it as a whole JSON value or a field of its own.
+  for (const ccv of [...CCVS, '93a1']) if (new RegExp(`["=:]\\s*"?${ccv}"?[,}&\\s]`).test(text)) found.push(`ccv ${ccv}`);
+  return found;
+}
+
+describe('card data', () => {
+  it('is not in any table of the database', async () => {
+    const prisma = t.gateway.database.prisma;
+    const tables = await prisma.$queryRawUnsafe<Array<{ table_name: string }>>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+    );
+    expect(tables.length).toBeGreaterThan(5);
+    let rows = 0;
+    for (const { table_name } of tables) {
+      const dump = await prisma.$queryRawUnsafe<Array<{ row: string }>>(`SELECT row_to_json(x)::text AS row FROM "${table_name}" x`);
+      rows += dump.length;
+      expect(leaks(dump.map((r) => r.row).join('\n')), table_name).toEqual([]);
+    }
+    expect(rows).toBeGreaterThan(20);
+  });
+
+  it('is not in the logs', () => {
+    expect(t.logs.length).toBeGreaterThan(20);
+    expect(leaks(t.logs.join('\n'))).toEqual([]);
+  });
+
+  it('is masked in every answer', () => {
+    const all = answers.join('\n');
+    expect(all).toContain('411111******1111');
+    expect(leaks(all)).toEqual([]);
+  });
+});

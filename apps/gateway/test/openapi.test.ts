@@ -1,0 +1,40 @@
+import { appRouter } from '@gateway/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestGateway, type TestGateway } from './harness';
+
+let t: TestGateway;
+
+beforeAll(async () => {
+  t = await startTestGateway();
+});
+afterAll(() => t.close());
+
+type Operation = { responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
+
+describe('GET /openapi.json', () => {
+  it('documents every route with its real success code and the API error body', async () => {
+    const response = await fetch(`${t.url}/openapi.json`);
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as {
+      paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, unknown> };
+    };
+    expect(doc.components.schemas.Error).toBeDefined();
+
+    const routes = Object.values(appRouter._def.procedures).map(
+      (p) => (p as unknown as { _def: { meta: { openapi: { method: string; path: string }; successStatus?: number } } })._def.meta,
+    );
+    expect(routes.length).toBeGreaterThan(8);
+    for (const { openapi, successStatus } of routes) {
+      const operation = doc.paths[openapi.path]?.[openapi.method.toLowerCase()];
+      expect(operation, `${openapi.method} ${openapi.path}`).toBeDefined();
+      const codes = Object.keys(operation?.responses ?? {});
+      expect(codes).toContain(String(successStatus ?? 200));
+      expect(codes.filter((c) => c.startsWith('2'))).toHaveLength(1);
+      for (const code of codes.filter((c) => Number(c) >= 400)) {
+        expect(operation?.responses[code]?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/Error');
+      }
+    }
+    expect(Object.keys(doc.paths['/charge/card']?.post?.responses ?? {})).toContain('201');
+  });
+});
