@@ -34,7 +34,7 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-    const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+    const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: 'minimal' });
     return {
       prisma,
       kind: 'postgres',
@@ -61,6 +61,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   // PGlite has a single session, so interactive transactions queue behind each other.
   const prisma = new PrismaClient({
     adapter: new PrismaPGlite(pglite),
+    errorFormat: 'minimal',
     transactionOptions: { maxWait: 60_000, timeout: 60_000 },
   });
   return {

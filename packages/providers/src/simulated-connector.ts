@@ -1,4 +1,5 @@
 import type { FailureCategory, ProviderConnector, ProviderFailure, ProviderResult } from './connector.js';
+import { HttpTimeoutError, postJson } from './http-json.js';
 
 export interface SimulatedConnectorConfig {
   baseUrl: string;
@@ -41,29 +42,21 @@ export function createSimulatedConnector(config: SimulatedConnectorConfig): Prov
     idempotencyKey: string | undefined,
     read: (answer: Json) => T,
   ): Promise<ProviderResult<T>> {
-    let response: Response;
+    let status: number;
     let json: unknown;
     try {
-      response = await fetch(`${baseUrl}${path}`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-simulator-latency': `${minMs}-${maxMs}`,
-          ...(idempotencyKey === undefined ? {} : { 'idempotency-key': idempotencyKey }),
-        },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(config.timeoutMs),
-      });
-      json = await response.json();
+      const headers: Record<string, string> = { 'x-simulator-latency': `${minMs}-${maxMs}` };
+      if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+      ({ status, json } = await postJson(`${baseUrl}${path}`, body, headers, config.timeoutMs));
     } catch (err) {
-      if (err instanceof Error && err.name === 'TimeoutError') {
+      if (err instanceof HttpTimeoutError) {
         return failure('timeout', 'TIMEOUT', `No answer from the acquirer within ${config.timeoutMs} ms; outcome unknown`, true);
       }
       if (err instanceof SyntaxError) return failure('processor_error', 'BAD_RESPONSE', 'Unreadable answer from the acquirer', true);
       return failure('processor_error', 'NETWORK', 'Could not reach the acquirer', true);
     }
 
-    if (response.ok) {
+    if (status >= 200 && status < 300) {
       try {
         return { ok: true, value: read(asObject(json)) };
       } catch {
@@ -73,10 +66,10 @@ export function createSimulatedConnector(config: SimulatedConnectorConfig): Prov
     const error = isObject(json) && isObject(json.error) ? json.error : {};
     const code = typeof error.code === 'string' ? error.code : '';
     const known = RESPONSE_CODES[code];
-    if (response.status >= 500) {
-      return failure('processor_error', known ? code : `HTTP_${response.status}`, known?.message ?? 'Acquirer error', true);
+    if (status >= 500) {
+      return failure('processor_error', known ? code : `HTTP_${status}`, known?.message ?? 'Acquirer error', true);
     }
-    if (!known) return failure('processor_error', `HTTP_${response.status}`, 'Unrecognised answer from the acquirer', false);
+    if (!known) return failure('processor_error', `HTTP_${status}`, 'Unrecognised answer from the acquirer', false);
     return failure(known.category, code, known.message, false);
   }
 

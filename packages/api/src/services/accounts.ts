@@ -18,11 +18,30 @@ export interface NewAccount {
   secretKey: string;
 }
 
-export function createAccountService({ db }: Dependencies) {
+/** How long an authenticated key is trusted without asking the database again. */
+const KEY_CACHE_MS = 10_000;
+const KEY_CACHE_SIZE = 10_000;
+
+export function createAccountService({ db, clock }: Dependencies) {
+  const recent = new Map<string, { account: Account; until: number }>();
+
   return {
-    /** Secret keys are long random strings, so a plain SHA-256 is a safe, fast lookup hash. */
-    bySecretKey(key: string): Promise<Account | null> {
-      return db.account.findUnique({ where: { secretKeyHash: hashSecretKey(key) } });
+    /**
+     * Secret keys are long random strings, so a plain SHA-256 is a safe, fast lookup hash. Known
+     * keys are remembered for a few seconds: every API call authenticates, and a replaced key
+     * stops working within KEY_CACHE_MS on every gateway process.
+     */
+    async bySecretKey(key: string): Promise<Account | null> {
+      const hash = hashSecretKey(key);
+      const now = clock.now().getTime();
+      const cached = recent.get(hash);
+      if (cached && cached.until > now) return cached.account;
+      const account = await db.account.findUnique({ where: { secretKeyHash: hash } });
+      if (account) {
+        if (recent.size >= KEY_CACHE_SIZE) recent.clear();
+        recent.set(hash, { account, until: now + KEY_CACHE_MS });
+      }
+      return account;
     },
 
     byPublicKey(key: string): Promise<Account | null> {

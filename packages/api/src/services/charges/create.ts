@@ -11,14 +11,14 @@ import {
   type IinData,
   type Route,
 } from '@gateway/core';
-import type { Account, Prisma } from '@gateway/db';
+import type { Account, ChargeAttempt, Prisma } from '@gateway/db';
 import type { CardDetails } from '@gateway/providers';
 import type { CardChargeInput, ChargeFieldsInput } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
 import { requireAmount, requireCurrency } from '../money';
 import { connectorFor, providerError } from '../providers/connectors';
 import { cardFactsFor, feeRules, leastCostRoutes, requireProvider, type ProviderWithFees } from '../providers/selection';
-import { chargeInclude, toChargeView } from './view';
+import { toChargeView } from './view';
 
 /** Where a card charge goes: the provider the caller named, or the cheapest eligible one. */
 export type CardChargeTarget = { providerId: string } | 'least-cost';
@@ -116,6 +116,7 @@ export function createCardCharging(deps: Dependencies) {
       cardholder: payment.cardholder,
     };
 
+    const failedAttempts: ChargeAttempt[] = [];
     for (const [index, route] of routes.entries()) {
       const attempt = index + 1;
       const { provider, estimatedCost } = route;
@@ -149,10 +150,10 @@ export function createCardCharging(deps: Dependencies) {
           data: result.value.captured
             ? { status: 'SUCCESS', providerChargeId: result.value.providerChargeId, capturedAmount: amount, successDate: now }
             : { status: 'AUTHORISE', providerChargeId: result.value.providerChargeId },
-          include: chargeInclude,
         });
         logger.info({ chargeId, providerId: provider.id, status: charge.status, attempt }, 'charge completed');
-        return toChargeView(charge);
+        // A new charge has no refunds yet and its attempts are in hand: no need to read them back.
+        return toChargeView({ ...charge, provider, refunds: [], attempts: failedAttempts });
       }
 
       const { failure } = result;
@@ -164,34 +165,29 @@ export function createCardCharging(deps: Dependencies) {
       }
       const error = providerError(failure, { chargeId });
       const last = !failure.retryable || target !== 'least-cost' || attempt === routes.length;
-      await db.$transaction([
-        db.chargeAttempt.create({
-          data: {
-            id: newId(),
-            chargeId,
-            providerId: provider.id,
-            errorCode: error.code,
-            errorMessage: error.message,
-            gatewayCode: failure.gatewayCode,
-            gatewayMessage: failure.gatewayMessage,
-            isRetryable: failure.retryable,
-          },
-        }),
-        ...(last
-          ? [
-              db.charge.update({
-                where: { id: chargeId, status: 'PROCESSING' },
-                data: {
-                  status: 'FAILED',
-                  failureCode: error.code,
-                  failureMessage: error.message,
-                  gatewayCode: failure.gatewayCode,
-                  gatewayMessage: failure.gatewayMessage,
-                },
-              }),
-            ]
-          : []),
-      ]);
+      const recordAttempt = db.chargeAttempt.create({
+        data: {
+          id: newId(),
+          chargeId,
+          providerId: provider.id,
+          errorCode: error.code,
+          errorMessage: error.message,
+          gatewayCode: failure.gatewayCode,
+          gatewayMessage: failure.gatewayMessage,
+          isRetryable: failure.retryable,
+        },
+      });
+      const markFailed = db.charge.update({
+        where: { id: chargeId, status: 'PROCESSING' },
+        data: {
+          status: 'FAILED',
+          failureCode: error.code,
+          failureMessage: error.message,
+          gatewayCode: failure.gatewayCode,
+          gatewayMessage: failure.gatewayMessage,
+        },
+      });
+      failedAttempts.push(last ? (await db.$transaction([recordAttempt, markFailed]))[0] : await recordAttempt);
       logger.info(
         { chargeId, providerId: provider.id, attempt, category: failure.category, retryable: failure.retryable },
         'provider attempt failed',

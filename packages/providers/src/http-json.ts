@@ -1,0 +1,47 @@
+import { Agent, request } from 'node:http';
+
+/** One pool of kept-alive connections per process: a connector call should not pay for a TCP handshake. */
+const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+
+export class HttpTimeoutError extends Error {
+  override name = 'TimeoutError';
+}
+
+/**
+ * POSTs JSON and reads the JSON answer, over node:http (much cheaper per call than fetch). The
+ * whole exchange, body included, must finish within `timeoutMs`.
+ */
+export function postJson(
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<{ status: number; json: unknown }> {
+  return new Promise((resolve, reject) => {
+    const payload = Buffer.from(JSON.stringify(body));
+    const req = request(url, {
+      method: 'POST',
+      agent,
+      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length) },
+    });
+    const timer = setTimeout(() => req.destroy(new HttpTimeoutError()), timeoutMs);
+    req.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        clearTimeout(timer);
+        try {
+          resolve({ status: res.statusCode ?? 0, json: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+        } catch (error) {
+          reject(error);
+        }
+      });
+    });
+    req.end(payload);
+  });
+}
