@@ -69,7 +69,11 @@ switch (command) {
     must(p, ['exec', 'prettier', '--check', '--log-level=warn', '**/*.{ts,tsx,mjs}']);
     must(p, ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']);
     must(p, ['--filter', '@gateway/db', 'migration:create', '--check']);
-    process.exit(run(p, ['exec', 'vitest', 'run']));
+    must(p, ['--filter', '@gateway/gateway', 'build']);
+    // Unit and integration tests, then end-to-end tests against the built apps; both always run.
+    const unitAndIntegration = run(p, ['exec', 'vitest', 'run']);
+    const endToEnd = run(p, ['--filter', '@gateway/e2e', 'test']);
+    process.exit(unitAndIntegration || endToEnd);
     break;
   }
   case 'bench':

@@ -1,8 +1,7 @@
-// Bundles the gateway and our workspace packages (TypeScript sources, including the generated
-// Prisma client) into dist/; third-party packages stay in node_modules.
+// Bundles the gateway with everything it imports into dist/main.js, so the build runs with
+// `node dist/main.js` whatever the node_modules layout. Packages that load files of their own
+// at run time (PGlite's WebAssembly and data files) stay external and are dependencies here.
 import { build } from 'esbuild';
-
-const ours = /^@gateway\//;
 
 await build({
   entryPoints: { main: 'src/main.ts' },
@@ -13,12 +12,7 @@ await build({
   format: 'esm',
   sourcemap: true,
   logLevel: 'warning',
-  plugins: [
-    {
-      name: 'external-node-modules',
-      setup(b) {
-        b.onResolve({ filter: /^[^./]/ }, (args) => (ours.test(args.path) ? undefined : { path: args.path, external: true }));
-      },
-    },
-  ],
+  external: ['@electric-sql/pglite', 'pg-native'],
+  // Bundled CommonJS code calls require(); give the ES module one.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
 });

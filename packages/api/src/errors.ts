@@ -2,7 +2,7 @@ import { TRPCError } from '@trpc/server';
 import { ApiError, type ErrorName } from '@gateway/core';
 import { z } from 'zod';
 
-/** The error body every client SDK parses (see docs/api-conventions.md). */
+/** The error body every client SDK parses (see docs/api.md). */
 export const apiErrorBodySchema = z
   .object({
     message: z.string(),

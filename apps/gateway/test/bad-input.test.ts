@@ -1,0 +1,96 @@
+import { appRouter } from '@gateway/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+
+/**
+ * Whatever a client sends, the answer is a 2xx or a 4xx with the error body: a 5xx would be a
+ * gateway bug. Every route gets bodies and queries of the wrong shape, type and size.
+ */
+let t: TestGateway;
+let a: TestAccount;
+
+beforeAll(async () => {
+  t = await startTestGateway();
+  a = await createAccount(t);
+});
+afterAll(() => t.close());
+
+const routes = Object.values(appRouter._def.procedures).map(
+  (p) => (p as unknown as { _def: { meta: { openapi: { method: string; path: string } } } })._def.meta.openapi,
+);
+
+const JUNK_VALUES: unknown[] = [
+  null,
+  true,
+  -1,
+  0,
+  1e308,
+  'x'.repeat(5000),
+  '💳\u0000',
+  [],
+  [1, 'a'],
+  {},
+  { nested: { deeper: [null] } },
+  '1e999',
+  'NaN',
+];
+
+function junkBodies(): unknown[] {
+  const keys = [
+    'amount',
+    'Amount',
+    'currency',
+    'providerId',
+    'paymentInformation',
+    'capture',
+    'metadata',
+    'webhook',
+    'limit',
+    'order',
+    'address',
+    'initiator',
+  ];
+  const bodies: unknown[] = [];
+  for (const value of JUNK_VALUES) bodies.push(Object.fromEntries(keys.map((k) => [k, value])));
+  bodies.push({
+    paymentInformation: { cardNumber: 4111111111111111, expiryDate: 1230, ccv: 123 },
+    amount: '10',
+    providerId: a.providerIds[0],
+  });
+  bodies.push({
+    amount: '1'.repeat(400),
+    providerId: a.providerIds[0],
+    paymentInformation: { cardNumber: '4111111111111111', expiryDate: '12/30' },
+  });
+  bodies.push({ order: { items: Array.from({ length: 600 }, () => ({ quantity: 'many' })) } });
+  return bodies;
+}
+
+const JUNK_QUERIES = [
+  'amount=abc&comment=%00',
+  'Limit=-5&Skip=abc',
+  'AddedAfter=2024-99-99&AmountLessThan=1e999',
+  'Status[]=x&Limit[]=1',
+  '%E0%A4%A=bad',
+];
+
+describe('bad input never produces a 5xx', () => {
+  it.each(routes.map((r) => [r.method, r.path] as const))('%s %s', async (method, path) => {
+    const concrete = path.replace(/\{\w+\}/g, 'no-such-id');
+    const attempts: Array<Promise<{ status: number; text: string }>> = [];
+    const send = (url: string, body?: string) =>
+      fetch(`${t.url}${url}`, { method, headers: { 'x-secretkey': a.secretKey, 'content-type': 'application/json' }, body }).then(
+        async (r) => ({ status: r.status, text: await r.text() }),
+      );
+    if (method === 'GET' || method === 'DELETE') {
+      for (const query of JUNK_QUERIES) attempts.push(send(`${concrete}?${query}`));
+    } else {
+      for (const body of junkBodies()) attempts.push(send(concrete, JSON.stringify(body)));
+      attempts.push(send(concrete, '{"amount": 1, "amount": {'));
+    }
+    for (const { status, text } of await Promise.all(attempts)) {
+      expect(status, text.slice(0, 300)).toBeLessThan(500);
+      if (status >= 400) expect(typeof (JSON.parse(text) as { code: unknown }).code).toBe('number');
+    }
+  });
+});
