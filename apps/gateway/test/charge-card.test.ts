@@ -113,7 +113,7 @@ describe('POST /charge/card', () => {
     const { status, body } = await a.api.post('/charge/card', {
       amount: 10,
       providerId,
-      reference: `decline-${number}`,
+      reference: `decline-${gatewayCode}`,
       paymentInformation: card(number),
     });
     expect(status).toBe(400);
@@ -121,7 +121,7 @@ describe('POST /charge/card', () => {
     expect(typeof body.gatewayMessage).toBe('string');
     const chargeId = (body.details as Record<string, string>).chargeId;
     const stored = await a.api.get(`/charge/${chargeId}`);
-    expect(stored.body).toMatchObject({ status: 'FAILED', reference: `decline-${number}` });
+    expect(stored.body).toMatchObject({ status: 'FAILED', reference: `decline-${gatewayCode}` });
     expect(stored.body.failedAttempts).toHaveLength(1);
   });
 
