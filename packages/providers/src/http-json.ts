@@ -8,21 +8,22 @@ export class HttpTimeoutError extends Error {
 }
 
 /**
- * POSTs JSON and reads the JSON answer, over node:http (much cheaper per call than fetch). The
- * whole exchange, body included, must finish within `timeoutMs`.
+ * Sends a JSON request (a body only when given) and reads the JSON answer, over node:http (much
+ * cheaper per call than fetch). The whole exchange, body included, must finish within `timeoutMs`.
  */
-export function postJson(
+export function requestJson(
+  method: string,
   url: string,
   body: unknown,
   headers: Record<string, string>,
   timeoutMs: number,
 ): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
-    const payload = Buffer.from(JSON.stringify(body));
+    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const req = request(url, {
-      method: 'POST',
+      method,
       agent,
-      headers: { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length) },
+      headers: payload ? { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length) } : headers,
     });
     const timer = setTimeout(() => req.destroy(new HttpTimeoutError()), timeoutMs);
     req.on('error', (error) => {

@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthoriseRequest, ProviderConnector, ProviderFailure, ProviderResult } from './connector.js';
+import type { AuthoriseRequest, ProviderConnector } from './connector.js';
 import { createSimulatedConnector } from './simulated-connector.js';
 import { startSimulator, type Simulator } from './simulator/server.js';
 import { TEST_CARDS } from './simulator/test-cards.js';
+import { applePaySource, cardSource, CVC, failureOf, payment, valueOf, VISA } from './testing.js';
 
-const VISA = '4111111111111111';
-const CVC = '737';
 const TIMEOUT_CARD = TEST_CARDS.find((c) => c.outcome === 'timeout')!.number;
 const PROCESSOR_ERROR_CARD = TEST_CARDS.find((c) => c.outcome === 'processor_error')!.number;
 
@@ -21,25 +20,16 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 function request(number = VISA, extra: Partial<AuthoriseRequest> = {}): AuthoriseRequest {
-  return {
-    idempotencyKey: randomUUID(),
-    amount: 1000n,
-    currency: 'GBP',
-    capture: false,
-    card: { number, expiryMonth: 12, expiryYear: 2030, cvc: CVC },
-    ...extra,
-  };
+  return payment(cardSource(number), extra);
 }
 
-function valueOf<T>(result: ProviderResult<T>): T {
-  if (!result.ok) throw new Error(`expected success, got ${result.failure.category}`);
-  return result.value;
-}
-
-function failureOf(result: ProviderResult<unknown>): ProviderFailure {
-  if (result.ok) throw new Error('expected a failure');
-  return result.failure;
-}
+const summary = (number: string) => ({
+  iin: number.slice(0, 6),
+  last4: number.slice(-4),
+  length: number.length,
+  expiryMonth: 12,
+  expiryYear: 2030,
+});
 
 async function charge(capture: boolean): Promise<string> {
   return valueOf(await connector.authorise(request(VISA, { capture }))).providerChargeId;
@@ -57,7 +47,7 @@ describe('authorise', () => {
     async (number, capture) => {
       const req = request(number, { capture });
       const result = valueOf(await connector.authorise(req));
-      expect(result).toEqual({ providerChargeId: expect.any(String), captured: capture, amount: 1000n });
+      expect(result).toEqual({ providerChargeId: expect.any(String), captured: capture, amount: 1000n, card: summary(number) });
       expect(sim.ledger.authorisations({ idempotencyKey: req.idempotencyKey })).toMatchObject([
         {
           id: result.providerChargeId,
@@ -65,6 +55,7 @@ describe('authorise', () => {
           amount: 1000n,
           captured: capture ? 1000n : 0n,
           cardLast4: number.slice(-4),
+          source: 'card',
         },
       ]);
     },
@@ -103,6 +94,50 @@ describe('authorise', () => {
     const failure = failureOf(await offline.authorise(request()));
     expect(failure).toMatchObject({ category: 'processor_error', retryable: true, gatewayCode: 'NETWORK' });
     expect(JSON.stringify(failure)).not.toMatch(new RegExp(`${VISA}|${CVC}`));
+  });
+});
+
+describe('card verification', () => {
+  it('authorises nothing for an amount of 0, and the verification can be voided', async () => {
+    const { providerChargeId, amount, captured } = valueOf(await connector.authorise(request(VISA, { amount: 0n })));
+    expect({ amount, captured }).toEqual({ amount: 0n, captured: false });
+    valueOf(await connector.void({ providerChargeId, idempotencyKey: randomUUID() }));
+    expect(authorisation(providerChargeId)).toMatchObject({ status: 'voided', amount: 0n });
+  });
+
+  it('refuses to capture an amount of 0', async () => {
+    expect(failureOf(await connector.authorise(request(VISA, { amount: 0n, capture: true })))).toMatchObject({ gatewayCode: '30' });
+  });
+
+  it('declines a card whose expiry has passed', async () => {
+    const failure = failureOf(await connector.authorise(payment(cardSource(VISA, { expiryMonth: 1, expiryYear: 2020 }))));
+    expect(failure).toMatchObject({ category: 'expired_card', gatewayCode: '54' });
+  });
+});
+
+describe('Apple Pay', () => {
+  const wallet = { cardNumber: '5555555555554444', expiryMonth: 12, expiryYear: 2030, cardholder: 'A Payer' };
+
+  it('charges the card in the payment data and tells which card it was', async () => {
+    const result = valueOf(await connector.authorise(payment(applePaySource(wallet), { capture: true })));
+    expect(result).toMatchObject({ captured: true, card: { ...summary(wallet.cardNumber), cardholder: 'A Payer' } });
+    expect(authorisation(result.providerChargeId)).toMatchObject({ source: 'wallet', cardLast4: '4444' });
+  });
+
+  it('gives the card number its test-card behaviour', async () => {
+    const failure = failureOf(await connector.authorise(payment(applePaySource({ ...wallet, cardNumber: '4000000000009995' }))));
+    expect(failure).toMatchObject({ category: 'insufficient_funds', gatewayCode: '51' });
+  });
+
+  it.each([
+    ['another version', applePaySource(wallet, { version: 'EC_v2' })],
+    ['data that is not base64', applePaySource(wallet, { data: '%%%' })],
+    ['data without a card number', applePaySource({ ...wallet, cardNumber: undefined })],
+    ['no transaction id', applePaySource(wallet, { header: {} })],
+  ])('refuses %s as a format error, without echoing the data', async (_, source) => {
+    const failure = failureOf(await connector.authorise(payment(source)));
+    expect(failure).toMatchObject({ category: 'invalid_request', gatewayCode: '30', retryable: false });
+    expect(JSON.stringify(failure)).not.toContain(source.paymentData.data);
   });
 });
 

@@ -1,5 +1,15 @@
-import type { FailureCategory, ProviderConnector, ProviderFailure, ProviderResult } from './connector.js';
-import { HttpTimeoutError, postJson } from './http-json.js';
+import type {
+  CardSummary,
+  DebitAccount,
+  FailureCategory,
+  PaymentSource,
+  PaymentState,
+  ProviderConnector,
+  ProviderFailure,
+  ProviderResult,
+} from './connector.js';
+import { HttpTimeoutError, requestJson } from './http-json.js';
+import { refusal } from './simulator/response-codes.js';
 
 export interface SimulatedConnectorConfig {
   baseUrl: string;
@@ -7,25 +17,9 @@ export interface SimulatedConnectorConfig {
   timeoutMs: number;
   /** Latency the simulator adds to each answer. */
   latency: { minMs: number; maxMs: number };
+  /** How long a direct debit stays pending before it settles or fails; 0 when absent. */
+  settlementDelayMs?: number;
 }
-
-/**
- * The simulated acquirer's response codes as this connector reads them. Messages come from here,
- * never from the acquirer's answer, so no request data (card number, CVC) can leak into them.
- */
-const RESPONSE_CODES: Partial<Record<string, { category: FailureCategory; message: string }>> = {
-  '05': { category: 'do_not_honour', message: 'Do not honour' },
-  '14': { category: 'invalid_card', message: 'Invalid card number' },
-  '43': { category: 'stolen_card', message: 'Stolen card' },
-  '51': { category: 'insufficient_funds', message: 'Insufficient funds' },
-  '54': { category: 'expired_card', message: 'Expired card' },
-  '12': { category: 'invalid_request', message: 'Invalid transaction for the state of the authorisation' },
-  '25': { category: 'not_found', message: 'Unable to locate record' },
-  '30': { category: 'invalid_request', message: 'Format error' },
-  '61': { category: 'over_limit', message: 'Exceeds amount limit' },
-  '94': { category: 'invalid_request', message: 'Idempotency key reused with a different request' },
-  '96': { category: 'processor_error', message: 'System malfunction' },
-};
 
 type Json = Record<string, unknown>;
 
@@ -34,20 +28,24 @@ export function createSimulatedConnector(config: SimulatedConnectorConfig): Prov
   if (!Number.isInteger(minMs) || !Number.isInteger(maxMs) || minMs < 0 || minMs > maxMs) {
     throw new RangeError('latency must be whole milliseconds with 0 <= minMs <= maxMs');
   }
+  const settlementDelayMs = config.settlementDelayMs ?? 0;
+  if (!Number.isSafeInteger(settlementDelayMs) || settlementDelayMs < 0) {
+    throw new RangeError('settlementDelayMs must be whole milliseconds, at least 0');
+  }
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
 
-  async function post<T>(
+  async function call<T>(
+    method: string,
     path: string,
-    body: Json,
-    idempotencyKey: string | undefined,
+    body: Json | undefined,
+    headers: Record<string, string>,
     read: (answer: Json) => T,
   ): Promise<ProviderResult<T>> {
     let status: number;
     let json: unknown;
     try {
-      const headers: Record<string, string> = { 'x-simulator-latency': `${minMs}-${maxMs}` };
-      if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
-      ({ status, json } = await postJson(`${baseUrl}${path}`, body, headers, config.timeoutMs));
+      const allHeaders = { 'x-simulator-latency': `${minMs}-${maxMs}`, ...headers };
+      ({ status, json } = await requestJson(method, `${baseUrl}${path}`, body, allHeaders, config.timeoutMs));
     } catch (err) {
       if (err instanceof HttpTimeoutError) {
         return failure('timeout', 'TIMEOUT', `No answer from the acquirer within ${config.timeoutMs} ms; outcome unknown`, true);
@@ -63,55 +61,137 @@ export function createSimulatedConnector(config: SimulatedConnectorConfig): Prov
         return failure('processor_error', 'BAD_RESPONSE', 'Unreadable answer from the acquirer', true);
       }
     }
-    const error = isObject(json) && isObject(json.error) ? json.error : {};
-    const code = typeof error.code === 'string' ? error.code : '';
-    const known = RESPONSE_CODES[code];
-    if (status >= 500) {
-      return failure('processor_error', known ? code : `HTTP_${status}`, known?.message ?? 'Acquirer error', true);
-    }
-    if (!known) return failure('processor_error', `HTTP_${status}`, 'Unrecognised answer from the acquirer', false);
-    return failure(known.category, code, known.message, false);
+    const code = errorCode(json);
+    const refused = refusalOf(code);
+    if (status >= 500)
+      return failure('processor_error', refused ? code : `HTTP_${status}`, refused?.gatewayMessage ?? 'Acquirer error', true);
+    if (!refused) return failure('processor_error', `HTTP_${status}`, 'Unrecognised answer from the acquirer', false);
+    return { ok: false, failure: refused };
   }
 
-  const charge = (id: string) => `/v1/authorisations/${encodeURIComponent(id)}`;
+  const keyed = (idempotencyKey: string) => ({ 'idempotency-key': idempotencyKey });
+  const payment = (id: string) => `/v1/payments/${encodeURIComponent(id)}`;
+  const storedCard = (token: string) => `/v1/cards/${encodeURIComponent(token)}`;
+  const readStoredCard = (answer: Json) => ({ providerToken: text(answer, 'token'), card: cardSummary(answer.card) });
 
   return {
     authorise: (req) =>
-      post(
+      call(
+        'POST',
         '/v1/authorisations',
         {
           amount: req.amount.toString(),
           currency: req.currency,
           capture: req.capture,
-          card: {
-            number: req.card.number,
-            expiryMonth: req.card.expiryMonth,
-            expiryYear: req.card.expiryYear,
-            cvc: req.card.cvc,
-            cardholder: req.card.cardholder,
-          },
+          recurring: req.recurring,
+          source: wireSource(req.source),
           reference: req.reference,
           descriptor: req.descriptor,
         },
-        req.idempotencyKey,
+        keyed(req.idempotencyKey),
         (answer) => ({
           providerChargeId: text(answer, 'id'),
           captured: text(answer, 'status') === 'captured',
           amount: minorUnits(answer, 'amount'),
+          card: cardSummary(answer.card),
         }),
       ),
     capture: (req) =>
-      post(`${charge(req.providerChargeId)}/capture`, { amount: req.amount.toString() }, req.idempotencyKey, (answer) => ({
+      call('POST', `${payment(req.providerChargeId)}/capture`, { amount: req.amount.toString() }, keyed(req.idempotencyKey), (answer) => ({
         amount: minorUnits(answer, 'amount'),
       })),
-    void: (req) => post(`${charge(req.providerChargeId)}/void`, {}, req.idempotencyKey, () => undefined),
+    void: (req) => call('POST', `${payment(req.providerChargeId)}/void`, {}, keyed(req.idempotencyKey), () => undefined),
     refund: (req) =>
-      post(`${charge(req.providerChargeId)}/refunds`, { amount: req.amount.toString() }, req.idempotencyKey, (answer) => ({
+      call('POST', `${payment(req.providerChargeId)}/refunds`, { amount: req.amount.toString() }, keyed(req.idempotencyKey), (answer) => ({
         providerRefundId: text(answer, 'id'),
       })),
     // Idempotent by the authorise call's key, which the acquirer takes in the body.
-    reverse: (req) => post('/v1/reversals', { idempotencyKey: req.idempotencyKey }, undefined, () => undefined),
+    reverse: (req) => call('POST', '/v1/reversals', { idempotencyKey: req.idempotencyKey }, {}, () => undefined),
+
+    storeCard: (req) =>
+      call(
+        'POST',
+        '/v1/cards',
+        { source: req.source.type === 'card' ? wireSource(req.source) : { type: 'single_use_token', token: req.source.token } },
+        keyed(req.idempotencyKey),
+        readStoredCard,
+      ),
+    describeStoredCard: (req) => call('GET', storedCard(req.providerToken), undefined, {}, readStoredCard),
+    updateStoredCard: ({ providerToken, ...changes }) => call('PATCH', storedCard(providerToken), changes, {}, readStoredCard),
+    deleteStoredCard: (req) => call('DELETE', storedCard(req.providerToken), undefined, {}, () => undefined),
+    createNetworkToken: (req) =>
+      call('POST', `${storedCard(req.providerToken)}/network-tokens`, {}, keyed(req.idempotencyKey), (answer) => ({
+        networkTokenId: text(answer, 'id'),
+        schemeTokenId: text(answer, 'schemeTokenId'),
+        status: oneOf(answer, 'status', ['ACTIVE'] as const),
+      })),
+
+    debit: (req) =>
+      call(
+        'POST',
+        '/v1/debits',
+        { amount: req.amount.toString(), currency: req.currency, account: wireAccount(req.account), reference: req.reference },
+        { ...keyed(req.idempotencyKey), 'x-simulator-settlement-delay': String(settlementDelayMs) },
+        (answer) => ({ providerChargeId: text(answer, 'id') }),
+      ),
+    paymentState: (req) => call('GET', `/v1/debits/${encodeURIComponent(req.providerChargeId)}`, undefined, {}, readState),
+    createPayToAgreement: (req) =>
+      call(
+        'POST',
+        '/v1/payto-agreements',
+        {
+          payerName: req.payerName,
+          payId: req.payId,
+          payIdType: req.payIdType,
+          description: req.description,
+          maximumAmount: req.maximumAmount.toString(),
+          currency: req.currency,
+        },
+        keyed(req.idempotencyKey),
+        (answer) => ({ agreementId: text(answer, 'id'), status: oneOf(answer, 'status', ['ACTIVE', 'PENDING'] as const) }),
+      ),
   };
+}
+
+/** The source on the wire: only the fields the acquirer reads (a wallet's payment data as it came). */
+function wireSource(source: PaymentSource): Json {
+  switch (source.type) {
+    case 'card': {
+      const { number, expiryMonth, expiryYear, cvc, cardholder } = source.card;
+      return { type: 'card', card: { number, expiryMonth, expiryYear, cvc, cardholder } };
+    }
+    case 'stored_card':
+      return { type: 'stored_card', providerToken: source.providerToken, cvc: source.cvc };
+    case 'network_token':
+      return { type: 'network_token', networkTokenId: source.networkTokenId };
+    case 'wallet': {
+      const { data, signature, header, version } = source.paymentData;
+      return { type: 'wallet', wallet: source.wallet, paymentData: { data, signature, header, version } };
+    }
+  }
+}
+
+function wireAccount(account: DebitAccount): Json {
+  if (account.type === 'payto') return { type: 'payto', agreementId: account.agreementId };
+  const { bankCode, accountNumber, accountName } = account;
+  return { type: 'bank_account', bankCode, accountNumber, accountName };
+}
+
+function readState(answer: Json): PaymentState {
+  const state = oneOf(answer, 'state', ['pending', 'settled', 'failed'] as const);
+  if (state !== 'failed') return { state };
+  const refused = refusalOf(errorCode(answer));
+  if (!refused) throw new TypeError('answer lacks a known failure');
+  return { state, failure: refused };
+}
+
+/**
+ * The acquirer's refusal by its response code. The message comes from the code table, never from
+ * the acquirer's answer, so no request data (card number, CVC) can leak into it.
+ */
+function refusalOf(code: string): ProviderFailure | undefined {
+  const known = refusal(code);
+  return known && { category: known.category, retryable: false, gatewayCode: code, gatewayMessage: known.message };
 }
 
 function failure(
@@ -132,14 +212,43 @@ function asObject(value: unknown): Json {
   return value;
 }
 
+function errorCode(json: unknown): string {
+  const error = isObject(json) && isObject(json.error) ? json.error : {};
+  return typeof error.code === 'string' ? error.code : '';
+}
+
 function text(answer: Json, name: string): string {
   const value = answer[name];
   if (typeof value !== 'string') throw new TypeError(`answer lacks ${name}`);
   return value;
 }
 
+function oneOf<T extends string>(answer: Json, name: string, values: readonly T[]): T {
+  const value = text(answer, name);
+  if (!values.includes(value as T)) throw new TypeError(`${name} is unknown`);
+  return value as T;
+}
+
+function integer(answer: Json, name: string): number {
+  const value = answer[name];
+  if (!Number.isInteger(value)) throw new TypeError(`answer lacks ${name}`);
+  return value as number;
+}
+
 function minorUnits(answer: Json, name: string): bigint {
   const value = text(answer, name);
   if (!/^[0-9]+$/.test(value)) throw new TypeError(`${name} is not minor units`);
   return BigInt(value);
+}
+
+function cardSummary(value: unknown): CardSummary {
+  const card = asObject(value);
+  return {
+    iin: text(card, 'iin'),
+    last4: text(card, 'last4'),
+    length: integer(card, 'length'),
+    expiryMonth: integer(card, 'expiryMonth'),
+    expiryYear: integer(card, 'expiryYear'),
+    cardholder: card.cardholder === undefined ? undefined : text(card, 'cardholder'),
+  };
 }

@@ -10,6 +10,7 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 
 const card = { number: '4111111111111111', expiryMonth: 12, expiryYear: 2030, cvc: '737' };
+const source = { type: 'card', card };
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${sim.url}${path}`, {
@@ -24,10 +25,18 @@ describe('wire format', () => {
   it('carries money as minor-unit strings, also on the inspection routes', async () => {
     const created = await post(
       '/v1/authorisations',
-      { amount: '1999', currency: 'EUR', capture: true, card },
+      { amount: '1999', currency: 'EUR', capture: true, source },
       { 'idempotency-key': 'wire-1' },
     );
-    expect(created).toEqual({ status: 200, body: { id: expect.stringMatching(/^auth_/), status: 'captured', amount: '1999' } });
+    expect(created).toEqual({
+      status: 200,
+      body: {
+        id: expect.stringMatching(/^auth_/),
+        status: 'captured',
+        amount: '1999',
+        card: { iin: '411111', last4: '1111', length: 16, expiryMonth: 12, expiryYear: 2030 },
+      },
+    });
 
     const list = await (await fetch(`${sim.url}/v1/authorisations?idempotencyKey=wire-1`)).json();
     expect(list).toEqual({
@@ -37,21 +46,41 @@ describe('wire format', () => {
     });
     const ops = await (await fetch(`${sim.url}/v1/operations?idempotencyKey=wire-1`)).json();
     expect(ops).toEqual({
-      operations: [
-        { kind: 'authorise', idempotencyKey: 'wire-1', authorisationId: created.body.id, amount: '1999', code: '00', requests: 1 },
-      ],
+      operations: [{ kind: 'authorise', idempotencyKey: 'wire-1', subject: created.body.id, amount: '1999', code: '00', requests: 1 }],
     });
   });
 
   it.each([
-    ['no idempotency key', '/v1/authorisations', { amount: '1', currency: 'EUR', capture: false, card }, {}],
+    ['no idempotency key', '/v1/authorisations', { amount: '1', currency: 'EUR', capture: false, source }, {}],
     ['a body that is not JSON', '/v1/authorisations', '{', { 'idempotency-key': 'f-1' }],
-    ['a numeric amount', '/v1/authorisations', { amount: 1, currency: 'EUR', capture: false, card }, { 'idempotency-key': 'f-2' }],
+    ['a numeric amount', '/v1/authorisations', { amount: 1, currency: 'EUR', capture: false, source }, { 'idempotency-key': 'f-2' }],
     [
       'a malformed card number',
       '/v1/authorisations',
-      { amount: '1', currency: 'EUR', capture: false, card: { ...card, number: '4111 1111 1111 1111' } },
+      { amount: '1', currency: 'EUR', capture: false, source: { type: 'card', card: { ...card, number: '4111 1111 1111 1111' } } },
       { 'idempotency-key': 'f-3' },
+    ],
+    [
+      'Apple Pay data that is not the test format',
+      '/v1/authorisations',
+      {
+        amount: '1',
+        currency: 'EUR',
+        capture: false,
+        source: {
+          type: 'wallet',
+          wallet: 'apple_pay',
+          paymentData: { data: btoa('{"number":"4111111111111111"}'), signature: '', header: { transactionId: 't' }, version: 'EC_v1' },
+        },
+      },
+      { 'idempotency-key': 'f-4' },
+    ],
+    ['a malformed card to tokenise', '/v1/single-use-tokens', { card: { ...card, expiryMonth: 13 } }, {}],
+    [
+      'a bad settlement delay header',
+      '/v1/debits',
+      { amount: '1', currency: 'AUD', account: { type: 'bank_account', bankCode: '062000', accountNumber: '12345678', accountName: 'A' } },
+      { 'idempotency-key': 'f-5', 'x-simulator-settlement-delay': '-1' },
     ],
     ['a bad latency header', '/v1/reversals', { idempotencyKey: 'x' }, { 'x-simulator-latency': '80-50' }],
   ])('answers a format error for %s, without echoing values', async (_, path, body, headers) => {
@@ -70,7 +99,12 @@ it('closes promptly while holding a timeout-card request', async () => {
   const held = fetch(`${own.url}/v1/authorisations`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'idempotency-key': 'held' },
-    body: JSON.stringify({ amount: '1', currency: 'EUR', capture: false, card: { ...card, number: '4000000000000101' } }),
+    body: JSON.stringify({
+      amount: '1',
+      currency: 'EUR',
+      capture: false,
+      source: { type: 'card', card: { ...card, number: '4000000000000101' } },
+    }),
   });
   await expect.poll(() => own.ledger.operations({ idempotencyKey: 'held' }).length).toBe(1);
 

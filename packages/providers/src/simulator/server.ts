@@ -1,31 +1,61 @@
 /**
- * Simulated acquirer: a small HTTP/JSON API over an in-memory ledger.
+ * Simulated acquirer: a small HTTP/JSON API over a ledger kept in memory, and in a state file when
+ * one is given (journal.ts).
  *
- * Money is integer minor units as decimal strings. The POSTs on authorisations need an
- * `Idempotency-Key` header: repeating a key replays the first answer, and a key reused with a
- * different request is refused (code 94).
+ * Money is integer minor units as decimal strings. Bodies are the connector's requests
+ * (connector.ts) without the idempotency key. Calls marked (key) need an `Idempotency-Key` header:
+ * repeating a key replays the first answer, and a key reused with a different request is refused
+ * (code 94). Keys are remembered for 24 hours.
  *
- *   POST /v1/authorisations               {amount, currency, capture, card: {number, expiryMonth,
- *                                          expiryYear, cvc?, cardholder?}, reference?, descriptor?}
- *                                          → {id, status: "authorised" | "captured", amount}
- *   POST /v1/authorisations/{id}/capture  {amount} → {authorisationId, amount}
- *   POST /v1/authorisations/{id}/void     {}       → {authorisationId}
- *   POST /v1/authorisations/{id}/refunds  {amount} → {id, authorisationId, amount}
- *   POST /v1/reversals                    {idempotencyKey} → {reversed: boolean}
- *        Cancels what the authorise call with that key did (idempotent by that key, no header).
- *   GET  /v1/authorisations[?idempotencyKey=…] → {authorisations: [...]}
- *   GET  /v1/operations[?idempotencyKey=…]     → {operations: [...]}
+ * Card payments
+ *   POST   /v1/authorisations (key)   {amount ("0": a card verification), currency, capture, recurring?,
+ *                                      source, reference?, descriptor?}
+ *                                      → {id, status: "authorised" | "captured", amount,
+ *                                         card: {iin, last4, length, expiryMonth, expiryYear, cardholder?}}
+ *          source: {type: "card", card: {number, expiryMonth, expiryYear, cvc?, cardholder?}}
+ *                | {type: "stored_card", providerToken, cvc?} | {type: "network_token", networkTokenId}
+ *                | {type: "wallet", wallet: "apple_pay", paymentData}   (test format: wallet.ts)
+ *   POST   /v1/reversals              {idempotencyKey} → {reversed: boolean}
+ *          Cancels what the authorise call with that key did (idempotent by that key, no header).
+ * Any payment: an authorisation or a debit
+ *   POST   /v1/payments/{id}/capture (key)  {amount} → {paymentId, amount}       authorisations only
+ *   POST   /v1/payments/{id}/void (key)     {}       → {paymentId}               authorisations only
+ *   POST   /v1/payments/{id}/refunds (key)  {amount} → {id, paymentId, amount}   once captured or settled
+ * Card vault (never keeps a card number or CVC)
+ *   POST   /v1/single-use-tokens      {card} → {token: "sut_…", expiresAt}   what a merchant's page calls
+ *   POST   /v1/cards (key)            {source: {type: "card", card} | {type: "single_use_token", token}}
+ *                                      → {token: "tok_…", card}
+ *   GET    /v1/cards/{token}          → {token, card}
+ *   PATCH  /v1/cards/{token}          {expiryMonth?, expiryYear?, cardholder?} → {token, card}
+ *   DELETE /v1/cards/{token}          → {}
+ *   POST   /v1/cards/{token}/network-tokens (key)  {} → {id: "ntok_…", schemeTokenId, status: "ACTIVE"}
+ * Direct debits
+ *   POST   /v1/payto-agreements (key) {payerName, payId, payIdType, description, maximumAmount, currency}
+ *                                      → {id: "pta_…", status: "ACTIVE"}
+ *   POST   /v1/debits (key)           {amount, currency, account, reference?} → {id: "dd_…", state}
+ *          account: {type: "bank_account", bankCode, accountNumber, accountName} | {type: "payto", agreementId}
+ *   GET    /v1/debits/{id}            → {id, state: "pending" | "settled" | "failed", error?: {code, message}}
+ * Inspection
+ *   GET    /v1/authorisations[?idempotencyKey=…]  → {authorisations: [...]}
+ *   GET    /v1/debits[?idempotencyKey=…]          → {debits: [...]}
+ *   GET    /v1/operations[?idempotencyKey=…]      → {operations: [...]}
  *
  * Failures answer HTTP 4xx/5xx with {error: {code, message}}; codes in response-codes.ts.
- * Optional header `x-simulator-latency: <minMs>-<maxMs>` delays the answer by a uniformly random
- * time in that range. The state change happens before the delay, as at a real acquirer.
+ * Simulation headers: `x-simulator-latency: <minMs>-<maxMs>` delays the answer by a uniformly
+ * random time in that range (the state change happens before the delay, as at a real acquirer);
+ * `x-simulator-settlement-delay: <ms>` on POST /v1/debits is how long the debit stays pending
+ * (default 0). Times (expiry, settlement) follow the simulator's clock.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { FormatError, minorUnits, object, text } from './fields.js';
+import { Journal } from './journal.js';
 import { stringify } from './json.js';
-import { Ledger, type AuthoriseInput, type Outcome, type SimulatorLedger } from './ledger.js';
-import { RESPONSE_CODES } from './response-codes.js';
+import { Ledger, type SimulatorLedger } from './ledger.js';
+import type { Outcome } from './operations.js';
+import { readAgreement, readAuthorise, readCard, readCardChanges, readDebit, readStoreCard } from './requests.js';
+import { errorBody, RESPONSE_CODES } from './response-codes.js';
 
 /** Long enough to outlast any sane client timeout. */
 const HOLD_MS = 60_000;
@@ -37,9 +67,23 @@ export interface Simulator {
   ledger: SimulatorLedger;
 }
 
-export async function startSimulator(opts: { port?: number; host?: string } = {}): Promise<Simulator> {
+export interface SimulatorOptions {
+  port?: number;
+  host?: string;
+  /**
+   * Keeps the ledger (stored cards included) in this file across restarts; absent, in memory only.
+   * One simulator process per file.
+   */
+  stateFile?: string;
+  /** The simulator's time: card expiry, token expiry, debit settlement. */
+  clock?: { now(): Date };
+}
+
+export async function startSimulator(opts: SimulatorOptions = {}): Promise<Simulator> {
   const host = opts.host ?? '127.0.0.1';
-  const ledger = new Ledger();
+  const { clock } = opts;
+  const journal = new Journal(opts.stateFile);
+  const ledger = new Ledger(journal, clock ? () => clock.now().getTime() : Date.now);
 
   const server = createServer((req, res) => {
     const controller = new AbortController();
@@ -49,10 +93,15 @@ export async function startSimulator(opts: { port?: number; host?: string } = {}
     void handle(ledger, req, res, controller.signal);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(opts.port ?? 0, host, resolve);
+    });
+  } catch (error) {
+    journal.close();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
 
   return {
@@ -60,7 +109,11 @@ export async function startSimulator(opts: { port?: number; host?: string } = {}
     ledger,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        server.close((err) => (err ? reject(err) : resolve()));
+        server.close((err) => {
+          journal.close();
+          if (err) reject(err);
+          else resolve();
+        });
         server.closeAllConnections();
       }),
   };
@@ -72,7 +125,40 @@ interface Answer {
   hold?: boolean;
 }
 
-class FormatError extends Error {}
+interface Call {
+  ledger: Ledger;
+  req: IncomingMessage;
+  body: Record<string, unknown>;
+  query: URLSearchParams;
+  /** The path's `{id}` or `{token}`. */
+  id: string;
+}
+
+const ID = '([^/]+)';
+
+const ROUTES: ReadonlyArray<readonly [method: string, path: RegExp, handle: (call: Call) => Outcome]> = [
+  ['POST', path('/v1/authorisations'), (c) => c.ledger.authorise(key(c), readAuthorise(c.body))],
+  ['POST', path('/v1/reversals'), (c) => c.ledger.reverse(text(c.body.idempotencyKey, 'idempotencyKey'))],
+  ['POST', path(`/v1/payments/${ID}/capture`), (c) => c.ledger.capture(key(c), c.id, minorUnits(c.body.amount, 'amount'))],
+  ['POST', path(`/v1/payments/${ID}/void`), (c) => c.ledger.void(key(c), c.id)],
+  ['POST', path(`/v1/payments/${ID}/refunds`), (c) => c.ledger.refund(key(c), c.id, minorUnits(c.body.amount, 'amount'))],
+  ['POST', path('/v1/single-use-tokens'), (c) => c.ledger.vault.issueSingleUseToken(readCard(c.body))],
+  ['POST', path('/v1/cards'), (c) => c.ledger.vault.store(key(c), readStoreCard(c.body))],
+  ['GET', path(`/v1/cards/${ID}`), (c) => c.ledger.vault.describe(c.id)],
+  ['PATCH', path(`/v1/cards/${ID}`), (c) => c.ledger.vault.update(c.id, readCardChanges(c.body))],
+  ['DELETE', path(`/v1/cards/${ID}`), (c) => c.ledger.vault.delete(c.id)],
+  ['POST', path(`/v1/cards/${ID}/network-tokens`), (c) => c.ledger.vault.createNetworkToken(key(c), c.id)],
+  ['POST', path('/v1/payto-agreements'), (c) => c.ledger.createAgreement(key(c), readAgreement(c.body))],
+  ['POST', path('/v1/debits'), (c) => c.ledger.debit(key(c), readDebit(c.body), settlementDelay(c.req))],
+  ['GET', path(`/v1/debits/${ID}`), (c) => c.ledger.debitState(c.id)],
+  ['GET', path('/v1/authorisations'), (c) => ({ code: '00', body: { authorisations: c.ledger.authorisations(filter(c)) } })],
+  ['GET', path('/v1/debits'), (c) => ({ code: '00', body: { debits: c.ledger.debits(filter(c)) } })],
+  ['GET', path('/v1/operations'), (c) => ({ code: '00', body: { operations: c.ledger.operations(filter(c)) } })],
+];
+
+function path(pattern: string): RegExp {
+  return new RegExp(`^${pattern}$`);
+}
 
 async function handle(ledger: Ledger, req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
   try {
@@ -83,40 +169,20 @@ async function handle(ledger: Ledger, req: IncomingMessage, res: ServerResponse,
   } catch (err) {
     if (signal.aborted) return; // client gave up or the simulator is closing
     if (err instanceof FormatError) send(res, 400, { error: { code: '30', message: `Format error: ${err.message}` } });
-    else send(res, 500, { error: { code: '96', message: RESPONSE_CODES['96'].message } });
+    else send(res, 500, errorBody('96'));
   }
 }
 
 async function route(ledger: Ledger, req: IncomingMessage): Promise<Answer> {
   const url = new URL(req.url ?? '/', 'http://simulator');
-  const path = url.pathname;
-
-  if (req.method === 'GET') {
-    const idempotencyKey = url.searchParams.get('idempotencyKey') ?? undefined;
-    if (path === '/v1/authorisations') return { status: 200, body: { authorisations: ledger.authorisations({ idempotencyKey }) } };
-    if (path === '/v1/operations') return { status: 200, body: { operations: ledger.operations({ idempotencyKey }) } };
+  for (const [method, pattern, run] of ROUTES) {
+    const match = req.method === method ? pattern.exec(url.pathname) : null;
+    if (!match) continue;
+    const outcome = run({ ledger, req, body: await readJson(req), query: url.searchParams, id: decode(match[1] ?? '') });
+    const { status } = RESPONSE_CODES[outcome.code];
+    return { status, body: outcome.code === '00' ? outcome.body : errorBody(outcome.code), hold: outcome.hold };
   }
-
-  if (req.method === 'POST') {
-    const body = await readJson(req);
-    if (path === '/v1/reversals') return answer(ledger.reverse(text(body.idempotencyKey, 'idempotencyKey')));
-    if (path === '/v1/authorisations') return answer(ledger.authorise(idempotencyKey(req), parseAuthorise(body)));
-    const [, id, action] = /^\/v1\/authorisations\/([^/]+)\/(capture|void|refunds)$/.exec(path) ?? [];
-    if (id !== undefined) {
-      const key = idempotencyKey(req);
-      if (action === 'capture') return answer(ledger.capture(key, id, minorUnits(body.amount, 'amount')));
-      if (action === 'void') return answer(ledger.void(key, id));
-      return answer(ledger.refund(key, id, minorUnits(body.amount, 'amount')));
-    }
-  }
-
   return { status: 404, body: { error: { code: '30', message: 'No such route' } } };
-}
-
-function answer(outcome: Outcome): Answer {
-  const { status, message } = RESPONSE_CODES[outcome.code];
-  const body = outcome.code === '00' ? outcome.body : { error: { code: outcome.code, message } };
-  return { status, body, hold: outcome.hold };
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
@@ -130,6 +196,12 @@ function latency(header: string | string[] | undefined): number {
     throw new FormatError('x-simulator-latency must be <minMs>-<maxMs>');
   }
   return Number(min) + Math.floor(Math.random() * (Number(max) - Number(min) + 1));
+}
+
+function settlementDelay(req: IncomingMessage): number {
+  const header = req.headers['x-simulator-settlement-delay'];
+  if (header === undefined) return 0;
+  return Number(text(header, 'x-simulator-settlement-delay header', /^\d{1,10}$/));
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -149,59 +221,18 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return object(json, 'body');
 }
 
-function idempotencyKey(req: IncomingMessage): string {
-  return text(req.headers['idempotency-key'], 'Idempotency-Key header');
+function key(call: Call): string {
+  return text(call.req.headers['idempotency-key'], 'Idempotency-Key header');
 }
 
-function parseAuthorise(body: Record<string, unknown>): AuthoriseInput {
-  const card = object(body.card, 'card');
-  return {
-    amount: minorUnits(body.amount, 'amount'),
-    currency: text(body.currency, 'currency', /^[A-Z]{3}$/),
-    capture: boolean(body.capture, 'capture'),
-    card: {
-      number: text(card.number, 'card.number', /^[0-9]{12,19}$/),
-      expiryMonth: integer(card.expiryMonth, 'card.expiryMonth', 1, 12),
-      expiryYear: integer(card.expiryYear, 'card.expiryYear', 2000, 9999),
-      cvc: optional(card.cvc, (v) => text(v, 'card.cvc', /^[0-9]{3,4}$/)),
-      cardholder: optional(card.cardholder, (v) => text(v, 'card.cardholder')),
-    },
-    reference: optional(body.reference, (v) => text(v, 'reference')),
-    descriptor: optional(body.descriptor, (v) => text(v, 'descriptor')),
-  };
+function filter(call: Call): { idempotencyKey?: string } {
+  return { idempotencyKey: call.query.get('idempotencyKey') ?? undefined };
 }
 
-// Validation messages name the field, never its value: values may be card data.
-
-function object(value: unknown, name: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FormatError(`${name} must be an object`);
-  return value as Record<string, unknown>;
-}
-
-function text(value: unknown, name: string, pattern = /^.{1,255}$/su): string {
-  if (typeof value !== 'string' || !pattern.test(value)) throw new FormatError(`${name} is missing or malformed`);
-  return value;
-}
-
-function minorUnits(value: unknown, name: string): bigint {
-  if (typeof value !== 'string' || !/^[1-9][0-9]{0,17}$/.test(value)) {
-    throw new FormatError(`${name} must be a positive integer of minor units, as a string`);
+function decode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new FormatError('the path is malformed');
   }
-  return BigInt(value);
-}
-
-function integer(value: unknown, name: string, min: number, max: number): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-    throw new FormatError(`${name} must be an integer from ${min} to ${max}`);
-  }
-  return value;
-}
-
-function boolean(value: unknown, name: string): boolean {
-  if (typeof value !== 'boolean') throw new FormatError(`${name} must be a boolean`);
-  return value;
-}
-
-function optional<T>(value: unknown, parse: (value: unknown) => T): T | undefined {
-  return value === undefined ? undefined : parse(value);
 }

@@ -50,7 +50,13 @@ export const TEST_CARDS: readonly TestCard[] = [
   },
 ];
 
-export function cardBehaviour(number: string): { code: ResponseCode; hold: boolean } {
+/** What the acquirer does when the card is charged: the response code, and whether it holds the answer. */
+export interface CardBehaviour {
+  code: ResponseCode;
+  hold: boolean;
+}
+
+export function cardBehaviour(number: string): CardBehaviour {
   const card = TEST_CARDS.find((c) => c.number === number);
   if (card) return { code: card.responseCode, hold: card.outcome === 'timeout' };
   return { code: passesLuhn(number) ? '00' : '14', hold: false };
