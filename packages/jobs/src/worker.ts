@@ -1,0 +1,197 @@
+import { hostname } from 'node:os';
+import { newId } from '@gateway/core';
+import type { Db } from '@gateway/db';
+import { retryDelayMs } from './backoff';
+import { claimJobs, extendLease, finishJob, type ClaimedJob, type Outcome } from './claim';
+import { PermanentJobError, type JobContext, type JobHandler } from './handler';
+import type { Clock } from './queue';
+
+/** The part of the gateway's structured logger that the worker uses. */
+export interface Logger {
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export interface WorkerOptions {
+  db: Db;
+  clock: Clock;
+  logger: Logger;
+  /** One handler per queue; the worker claims jobs of these queues only. */
+  handlers: Record<string, JobHandler>;
+  /** Jobs run at once (default 4). */
+  concurrency?: number;
+  /** How long a claim lasts unless renewed; a dead worker's jobs are taken over after it (default 30 s). */
+  leaseMs?: number;
+  /** Wall-clock pause before each look for due jobs while idle, the first one included (default 1 s). */
+  pollMs?: number;
+  /** Recorded in `lockedBy` (default host:pid:random). */
+  workerId?: string;
+  /** How long stop() waits for running handlers (default 30 s). */
+  stopTimeoutMs?: number;
+}
+
+export interface Worker {
+  /** Runs every job that is due by the clock, including any that fall due meanwhile; resolves with how many it started. */
+  runDue(): Promise<number>;
+  /** Stops claiming and waits for running handlers; those still running at the timeout keep their claims until the leases expire. */
+  stop(): Promise<void>;
+}
+
+const MAX_ERROR_LENGTH = 500;
+
+export function startWorker(options: WorkerOptions): Worker {
+  const { db, clock, logger, handlers } = options;
+  const concurrency = options.concurrency ?? 4;
+  const leaseMs = options.leaseMs ?? 30_000;
+  const pollMs = options.pollMs ?? 1_000;
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
+  const queues = Object.keys(handlers);
+  const running = new Map<Promise<void>, AbortController>();
+  const wakers = new Set<() => void>();
+  let stopping = false;
+  let passes = Promise.resolve(0);
+
+  const later = (ms: number) => new Date(clock.now().getTime() + ms);
+  const wake = () => wakers.forEach((waker) => waker());
+
+  /** Waits `ms`, or less when a job finishes or the worker stops. */
+  function nap(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        wakers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      wakers.add(done);
+    });
+  }
+
+  async function pass(): Promise<number> {
+    let started = 0;
+    for (;;) {
+      if (!stopping && running.size < concurrency) {
+        const limit = concurrency - running.size;
+        const jobs = await claimJobs(db, { queues, limit, workerId, now: clock.now(), lockedUntil: later(leaseMs) });
+        jobs.forEach(start);
+        started += jobs.length;
+      }
+      if (running.size === 0) return started;
+      await nap(pollMs);
+    }
+  }
+
+  // Passes run one after another, so a pass asked for after a clock change sees that change.
+  function runDue(): Promise<number> {
+    const next = passes.then(pass);
+    passes = next.catch(() => 0);
+    return next;
+  }
+
+  function start(job: ClaimedJob): void {
+    const abort = new AbortController();
+    const done = run(job, abort).finally(() => {
+      running.delete(done);
+      wake();
+    });
+    running.set(done, abort);
+  }
+
+  async function run(job: ClaimedJob, abort: AbortController): Promise<void> {
+    if (job.attempts > job.maxAttempts) {
+      // The worker of its last attempt died: that counts as the attempt failing.
+      return record(job, { status: 'FAILED', at: clock.now(), error: 'Lease expired during the last attempt' });
+    }
+    // Renewed three times a lease, so one slow or lost renewal does not cost the job.
+    const heartbeat = setInterval(() => {
+      extendLease(db, job, later(leaseMs)).then(
+        (held) => held || abort.abort(new Error('Lease lost')),
+        (error) => logger.warn({ ...fields(job), error: messageOf(error) }, 'could not extend job lease'),
+      );
+    }, leaseMs / 3);
+    abort.signal.addEventListener('abort', () => clearInterval(heartbeat));
+
+    let completed = false;
+    const ctx: JobContext = {
+      jobId: job.id,
+      attempt: job.attempts,
+      signal: abort.signal,
+      async complete(tx) {
+        if (!(await finishJob(tx, job, { status: 'SUCCEEDED', at: clock.now() }))) {
+          throw new Error(`Job ${job.id} is no longer held by this run`);
+        }
+        completed = true;
+      },
+    };
+    let outcome: Outcome | undefined;
+    try {
+      await handlers[job.queue]!(job.payload, ctx);
+      if (!completed) outcome = { status: 'SUCCEEDED', at: clock.now() };
+    } catch (error) {
+      outcome = failure(job, error);
+    } finally {
+      clearInterval(heartbeat);
+    }
+    if (outcome) await record(job, outcome);
+  }
+
+  function failure(job: ClaimedJob, error: unknown): Outcome {
+    // The message only: payloads may hold data that must not end up in the table or the logs.
+    const message = messageOf(error).slice(0, MAX_ERROR_LENGTH);
+    if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
+      return { status: 'FAILED', at: clock.now(), error: message };
+    }
+    return { status: 'PENDING', runAt: later(retryDelayMs(job.attempts)), error: message };
+  }
+
+  async function record(job: ClaimedJob, outcome: Outcome): Promise<void> {
+    try {
+      if (!(await finishJob(db, job, outcome))) {
+        logger.warn(fields(job), 'job was taken over after its lease expired; this run is ignored');
+        return;
+      }
+    } catch (error) {
+      logger.error({ ...fields(job), error: messageOf(error) }, 'could not record job outcome; it runs again when its lease expires');
+      return;
+    }
+    if (outcome.status === 'FAILED') logger.error({ ...fields(job), error: outcome.error }, 'job failed');
+    if (outcome.status === 'PENDING') {
+      logger.warn({ ...fields(job), error: outcome.error, retryAt: outcome.runAt.toISOString() }, 'job failed; will retry');
+    }
+  }
+
+  const loop = (async () => {
+    while (!stopping) {
+      await nap(pollMs);
+      if (!stopping) await runDue().catch((error) => logger.error({ workerId, error: messageOf(error) }, 'claiming jobs failed'));
+    }
+  })();
+
+  async function stop(): Promise<void> {
+    stopping = true;
+    wake();
+    const settled = Promise.all([loop, passes, ...running.keys()]);
+    if (await settlesWithin(settled, options.stopTimeoutMs ?? 30_000)) return;
+    for (const abort of running.values()) abort.abort(new Error('Worker stopped'));
+    running.clear();
+    wake();
+  }
+
+  return { runDue, stop };
+}
+
+const fields = (job: ClaimedJob) => ({ jobId: job.id, queue: job.queue, attempt: job.attempts });
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(resolve, ms, false);
+  });
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
