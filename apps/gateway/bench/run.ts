@@ -12,7 +12,9 @@ import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServices, systemClock, type NewProvider } from '@gateway/api';
+import { newMasterKey, parseKeyring } from '@gateway/core';
 import { openDatabase } from '@gateway/db';
+import { createJobQueue } from '@gateway/jobs';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { chargeCard } from './charge-card';
@@ -172,12 +174,13 @@ async function startGateway(databaseUrl: string): Promise<Gateway> {
 async function seed(databaseUrl: string): Promise<Target> {
   const database = await openDatabase({ url: databaseUrl, poolSize: 1 });
   try {
-    // Only the account and provider services are used, and neither reads config.
+    // Only the account and provider services are used: they read neither config nor jobs.
     const services = createServices({
       db: database.prisma,
       clock: systemClock,
       logger: console,
-      config: { errorDocsUrl: '', simulatorUrl: '' },
+      config: { errorDocsUrl: '', simulatorUrl: '', keyring: parseKeyring(`bench:${newMasterKey()}`), ccvRetentionSeconds: 300 },
+      jobs: createJobQueue({ db: database.prisma, clock: systemClock }),
     });
     const { account, secretKey } = await services.accounts.create('Benchmark');
     const provider = await services.providers.create(account, PROVIDER);

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseKeyring, type Keyring } from '@gateway/core';
 
 /** The gateway's configuration: the only module that reads process.env. */
 export interface GatewayConfig {
@@ -14,13 +15,36 @@ export interface GatewayConfig {
   simulatorUrl: string | undefined;
   /** Create the demo account on an empty database. */
   seedDemo: boolean;
+  /** Vault master keys, current first (GATEWAY_MASTER_KEYS); absent = a key kept in `dataDir`. */
+  masterKeys: Keyring | undefined;
+  /** How long a vaulted CCV is kept when no payment uses it (docs/vault.md). */
+  ccvRetentionSeconds: number;
 }
+
+/** A CCV may be kept only briefly before a payment: at most an hour, 5 minutes by default. */
+const CCV_RETENTION = { default: 300, max: 3600 };
 
 function integer(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
   return n;
+}
+
+function masterKeys(text: string): Keyring {
+  try {
+    return parseKeyring(text);
+  } catch (error) {
+    throw new Error(`GATEWAY_MASTER_KEYS: ${(error as Error).message}`);
+  }
+}
+
+function ccvRetention(value: string | undefined): number {
+  const seconds = integer('GATEWAY_CCV_RETENTION_SECONDS', value, CCV_RETENTION.default);
+  if (seconds < 1 || seconds > CCV_RETENTION.max) {
+    throw new Error(`GATEWAY_CCV_RETENTION_SECONDS must be between 1 and ${CCV_RETENTION.max}, got ${seconds}`);
+  }
+  return seconds;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -35,5 +59,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     publicUrl: (env.GATEWAY_PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
     simulatorUrl: env.GATEWAY_SIMULATOR_URL || undefined,
     seedDemo: env.GATEWAY_SEED_DEMO !== 'false',
+    masterKeys: env.GATEWAY_MASTER_KEYS ? masterKeys(env.GATEWAY_MASTER_KEYS) : undefined,
+    ccvRetentionSeconds: ccvRetention(env.GATEWAY_CCV_RETENTION_SECONDS),
   };
 }

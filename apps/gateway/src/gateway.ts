@@ -2,7 +2,9 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createServices, systemClock, type Clock, type Services } from '@gateway/api';
+import type { Keyring } from '@gateway/core';
 import { openDatabase, type Database } from '@gateway/db';
+import { createJobQueue, startWorker, type Worker } from '@gateway/jobs';
 import { startSimulator } from '@gateway/providers';
 import type { Logger } from 'pino';
 import { ensureDemoAccount, type DemoAccount } from './demo';
@@ -20,6 +22,9 @@ export interface GatewayOptions {
   seedDemo: boolean;
   logger: Logger;
   clock?: Clock;
+  /** Vault master keys (config.ts, master-keys.ts). */
+  keyring: Keyring;
+  ccvRetentionSeconds: number;
 }
 
 export interface Gateway {
@@ -28,6 +33,8 @@ export interface Gateway {
   database: Database;
   simulatorUrl: string;
   demo: DemoAccount | undefined;
+  /** Runs background jobs (vault erasure); `runDue()` runs what is due now. */
+  worker: Worker;
   close(): Promise<void>;
 }
 
@@ -67,11 +74,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const url = `http://${options.host}:${(server.address() as AddressInfo).port}`;
     const publicUrl = options.publicUrl ?? url;
 
+    const clock = options.clock ?? systemClock;
+    const { keyring, ccvRetentionSeconds } = options;
     const services = createServices({
       db: database.prisma,
-      clock: options.clock ?? systemClock,
+      clock,
       logger,
-      config: { errorDocsUrl: `${publicUrl}/errorcodes`, simulatorUrl },
+      config: { errorDocsUrl: `${publicUrl}/errorcodes`, simulatorUrl, keyring, ccvRetentionSeconds },
+      jobs: createJobQueue({ db: database.prisma, clock }),
     });
 
     const demo = await database.exclusively(STARTUP_LOCK, async () => {
@@ -79,6 +89,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
       return options.seedDemo && options.dataDir ? ensureDemoAccount(services, options.dataDir) : undefined;
     });
+    const worker = startWorker({ db: database.prisma, clock, logger, handlers: { ...services.vault.jobHandlers } });
+    closers.push(() => worker.stop());
 
     listener = createRequestListener({
       services,
@@ -90,7 +102,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         return true;
       },
     });
-    return { url, services, database, simulatorUrl, demo, close };
+    return { url, services, database, simulatorUrl, demo, worker, close };
   } catch (error) {
     await close();
     throw error;

@@ -3,6 +3,7 @@ import { readConfig } from './config';
 import { demoBanner } from './demo';
 import { startGateway } from './gateway';
 import { createLogger } from './logger';
+import { loadKeyring } from './master-keys';
 
 const config = readConfig();
 const logger = createLogger(config.logLevel);
@@ -16,6 +17,8 @@ const gateway = await startGateway({
   simulatorUrl: config.simulatorUrl,
   seedDemo: config.seedDemo,
   logger,
+  keyring: loadKeyring(config, logger),
+  ccvRetentionSeconds: config.ccvRetentionSeconds,
 }).catch((error: unknown) => {
   logger.fatal({ err: error }, 'the gateway could not start');
   process.exit(1);

@@ -1,8 +1,9 @@
 import { Writable } from 'node:stream';
 import { inject } from 'vitest';
 import type { NewProvider } from '@gateway/api';
+import { newMasterKey, parseKeyring } from '@gateway/core';
 import { createLogger } from '../src/logger';
-import { startGateway, type Gateway } from '../src/gateway';
+import { startGateway, type Gateway, type GatewayOptions } from '../src/gateway';
 
 export interface TestGateway {
   gateway: Gateway;
@@ -12,8 +13,11 @@ export interface TestGateway {
   close(): Promise<void>;
 }
 
-/** A gateway on a random port, on this run's PostgreSQL database (or an in-memory embedded one). */
-export async function startTestGateway(): Promise<TestGateway> {
+/**
+ * A gateway on a random port, on this run's PostgreSQL database (or an in-memory embedded one),
+ * with a random vault master key; `options` override the defaults (e.g. a clock).
+ */
+export async function startTestGateway(options: Partial<GatewayOptions> = {}): Promise<TestGateway> {
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -28,8 +32,32 @@ export async function startTestGateway(): Promise<TestGateway> {
     databaseUrl,
     seedDemo: false,
     logger: createLogger('debug', sink),
+    keyring: parseKeyring(`test:${newMasterKey()}`),
+    ccvRetentionSeconds: 300,
+    ...options,
   });
   return { gateway, url: gateway.url, logs, close: () => gateway.close() };
+}
+
+/** Every row of every table of the gateway's database, as JSON text: to look for what must not be stored. */
+export async function dumpTables(t: TestGateway): Promise<Array<{ table: string; rows: string[] }>> {
+  const prisma = t.gateway.database.prisma;
+  const tables = await prisma.$queryRawUnsafe<Array<{ table_name: string }>>(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+  );
+  const dumps = [];
+  for (const { table_name: table } of tables) {
+    const rows = await prisma.$queryRawUnsafe<Array<{ row: string }>>(`SELECT row_to_json(x)::text AS row FROM "${table}" x`);
+    dumps.push({ table, rows: rows.map((r) => r.row) });
+  }
+  return dumps;
+}
+
+/** Which of these card numbers and CCVs `text` holds; a CCV is short, so only as a value of its own. */
+export function cardDataIn(text: string, cardNumbers: string[], ccvs: string[]): string[] {
+  const found = cardNumbers.filter((number) => text.includes(number));
+  for (const ccv of ccvs) if (new RegExp(`["=:]\\s*"?${ccv}"?[,}&\\s]`).test(text)) found.push(`ccv ${ccv}`);
+  return found;
 }
 
 export interface ApiResponse<T = Record<string, unknown>> {

@@ -8,3 +8,4 @@ export * from './charge/status';
 export * from './routing/least-cost';
 export * from './ids';
 export * from './time/wire-date';
+export * from './crypto/envelope';

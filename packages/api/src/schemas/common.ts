@@ -1,4 +1,4 @@
-import { findCurrency, parseDecimal, parseWireDate } from '@gateway/core';
+import { findCurrency, parseDecimal, parseWireDate, type ErrorName } from '@gateway/core';
 import { z } from 'zod';
 import { issueParams } from '../errors';
 
@@ -33,18 +33,25 @@ export const currencyInput = z
   .transform((c) => c.toUpperCase())
   .meta({ description: 'ISO 4217 currency code', example: 'AUD' });
 
-/** A point in time in any of the formats the client SDKs send (see core/time/wire-date.ts). */
-export const dateInput = z
-  .union([z.string(), z.number()])
-  .transform((value, ctx) => {
-    const date = parseWireDate(value);
-    if (!date) ctx.addIssue({ code: 'custom', message: 'Not a date (use ISO 8601)' });
-    return date ?? new Date(Number.NaN);
-  })
-  .meta({
-    description: 'ISO 8601 date-time (epoch milliseconds and the client SDK formats are accepted)',
-    example: '2026-01-31T00:00:00Z',
-  });
+/**
+ * A point in time in any of the formats the client SDKs send (see core/time/wire-date.ts). An
+ * unreadable value fails with `errorName` when given, else as any validation failure (90).
+ */
+export function wireDateInput(errorName?: ErrorName) {
+  return z
+    .union([z.string(), z.number()])
+    .transform((value, ctx) => {
+      const date = parseWireDate(value);
+      if (!date) ctx.addIssue({ code: 'custom', message: 'Not a date (use ISO 8601)', ...(errorName && issueParams(errorName)) });
+      return date ?? new Date(Number.NaN);
+    })
+    .meta({
+      description: 'ISO 8601 date-time (epoch milliseconds and the client SDK formats are accepted)',
+      example: '2026-01-31T00:00:00Z',
+    });
+}
+
+export const dateInput = wireDateInput();
 
 export const metadataInput = z
   .record(z.string().max(100), z.string().max(1000))

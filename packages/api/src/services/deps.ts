@@ -1,4 +1,6 @@
+import type { Keyring } from '@gateway/core';
 import type { Db } from '@gateway/db';
+import type { JobQueue } from '@gateway/jobs';
 
 /** Structured logger (pino-compatible). Never pass card data to it. */
 export interface Logger {
@@ -19,6 +21,10 @@ export interface ServiceConfig {
   errorDocsUrl: string;
   /** Base URL of the simulated acquirer that `dummy` providers talk to. */
   simulatorUrl: string;
+  /** Master keys that wrap the data keys of sealed values (vault, provider credentials). */
+  keyring: Keyring;
+  /** How long a vaulted CCV is kept when no payment uses it. */
+  ccvRetentionSeconds: number;
 }
 
 export interface Dependencies {
@@ -26,4 +32,6 @@ export interface Dependencies {
   clock: Clock;
   logger: Logger;
   config: ServiceConfig;
+  /** Background jobs that survive restarts (packages/jobs). */
+  jobs: JobQueue;
 }

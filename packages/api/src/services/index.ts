@@ -3,6 +3,7 @@ import { createChargeService } from './charges';
 import type { Dependencies } from './deps';
 import { createIdempotencyService } from './idempotency';
 import { createProviderService } from './providers/provider-service';
+import { createVaultService } from './vault';
 
 export type { Clock, Dependencies, Logger, ServiceConfig } from './deps';
 export { systemClock } from './deps';
@@ -15,6 +16,7 @@ export function createServices(deps: Dependencies) {
     charges: createChargeService(deps),
     idempotency: createIdempotencyService(deps),
     providers: createProviderService(deps),
+    vault: createVaultService(deps),
   };
 }
 

@@ -138,7 +138,7 @@ export function createCardCharging(deps: Dependencies) {
         amount,
         currency: currency.code,
         capture,
-        card,
+        source: { type: 'card', card },
         reference: input.reference,
         descriptor: input.descriptor,
       });
