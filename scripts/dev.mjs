@@ -6,12 +6,20 @@
 // pnpm is installed into .tools/ (nothing global); dependencies come from the npm registry only.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const PNPM_VERSION = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).packageManager.split('@')[1];
-const env = { ...process.env, TURBO_TELEMETRY_DISABLED: '1', NEXT_TELEMETRY_DISABLED: '1', TURBO_NO_UPDATE_NOTIFIER: '1' };
+const tools = join(root, '.tools', 'node_modules', '.bin');
+// Tools started from here (turbo, package scripts) find the pnpm this script installed.
+const env = {
+  ...process.env,
+  PATH: `${tools}${delimiter}${process.env.PATH ?? ''}`,
+  TURBO_TELEMETRY_DISABLED: '1',
+  NEXT_TELEMETRY_DISABLED: '1',
+  TURBO_NO_UPDATE_NOTIFIER: '1',
+};
 
 function run(command, args, options = {}) {
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env, ...options });
@@ -28,7 +36,7 @@ function must(command, args, options) {
 }
 
 function pnpm() {
-  const local = join(root, '.tools', 'node_modules', '.bin', 'pnpm');
+  const local = join(tools, 'pnpm');
   if (existsSync(local)) return local;
   const found = spawnSync('pnpm', ['--version'], { encoding: 'utf8', env });
   if (found.status === 0 && found.stdout.trim() === PNPM_VERSION) return 'pnpm';

@@ -89,8 +89,9 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
       return options.seedDemo && options.dataDir ? ensureDemoAccount(services, options.dataDir) : undefined;
     });
-    const worker = startWorker({ db: database.prisma, clock, logger, handlers: { ...services.vault.jobHandlers } });
+    const worker = startWorker({ db: database.prisma, clock, logger, handlers: services.jobHandlers });
     closers.push(() => worker.stop());
+    await services.maintenance.start();
 
     listener = createRequestListener({
       services,

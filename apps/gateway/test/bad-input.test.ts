@@ -75,6 +75,34 @@ const JUNK_QUERIES = [
 ];
 
 describe('bad input never produces a 5xx', () => {
+  it('refuses NUL characters in otherwise valid requests that write', async () => {
+    const valid = { amount: 10, providerId: a.providerIds[0], paymentInformation: { cardNumber: '4111111111111111', expiryDate: '12/30' } };
+    for (const body of [
+      { ...valid, reference: 'a\u0000b' },
+      { ...valid, metadata: { note: '\u0000' } },
+    ]) {
+      const { status, body: error } = await a.api.post('/charge/card', body);
+      expect(status).toBe(400);
+      expect(error.code).toBe(90);
+    }
+    const { body: charge } = await a.api.post('/charge/card', valid);
+    const refund = await a.api.delete(`/charge/${String(charge.chargeId)}?amount=1&comment=%00`);
+    expect(refund.status).toBe(400);
+  });
+
+  it('answers a request target that is not a path with a 4xx', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(t.url, { method: 'OPTIONS', path: '*' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(400);
+  });
+
   it.each(routes.map((r) => [r.method, r.path] as const))('%s %s', async (method, path) => {
     const concrete = path.replace(/\{\w+\}/g, 'no-such-id');
     const attempts: Array<Promise<{ status: number; text: string }>> = [];

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, cardDataIn, createAccount, dumpTables, startTestGateway, type TestAccount, type TestGateway } from './harness';
 
@@ -21,6 +22,24 @@ const CARDS = [
 ];
 const CCVS = ['9371', '8264', '731'];
 const INVALID = '4111111111111112';
+const IDEMPOTENT_BODY = (providerId?: string) => ({ amount: 3, providerId, paymentInformation: card(CARDS[3], { ccv: '8264' }) });
+
+/** The unkeyed hash a careless implementation would store: brute-forceable from the masked card. */
+function plainHash(value: unknown): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.entries(v)
+              .sort()
+              .map(([k, x]) => [k, sorted(x)]),
+          )
+        : v;
+  return createHash('sha256')
+    .update(`POST /charge/card\n${JSON.stringify(sorted(value))}`)
+    .digest('hex');
+}
 
 beforeAll(async () => {
   t = await startTestGateway();
@@ -38,6 +57,8 @@ beforeAll(async () => {
     a.api.post('/charge/card', { amount: 'x', providerId, paymentInformation: card(CARDS[0], { ccv: '9371', expiryDate: 'soon' }) }),
   );
   await record(a.api.get(`/charge?CardNumber=${CARDS[0]}`));
+  await record(a.api.get(`/charge/${CARDS[1]}`));
+  await record(a.api.post('/charge/card', IDEMPOTENT_BODY(providerId), { 'Idempotency-Key': 'card-data-1' }));
 }, 60_000);
 afterAll(() => t.close());
 
@@ -51,7 +72,18 @@ describe('card data', () => {
     expect(tables.reduce((n, { rows }) => n + rows.length, 0)).toBeGreaterThan(20);
   });
 
-  it('is not in the logs', () => {
+  it('cannot be recovered from an idempotency fingerprint', async () => {
+    const row = await t.gateway.database.prisma.idempotencyKey.findUniqueOrThrow({
+      where: { accountId_key: { accountId: a.accountId, key: 'card-data-1' } },
+    });
+    const body = IDEMPOTENT_BODY(a.providerIds[0]);
+    expect(row.fingerprint).not.toBe(plainHash(body));
+    expect(row.fingerprint).not.toBe(plainHash({ ...body, paymentInformation: { ...body.paymentInformation } }));
+    expect(row.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('is not in the logs, not even from a card number in a path', () => {
+    expect(t.logs.join('\n')).toContain('555555…4444');
     expect(t.logs.length).toBeGreaterThan(20);
     expect(leaks(t.logs.join('\n'))).toEqual([]);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+import { card, CHEAP_DOMESTIC, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
 
 let t: TestGateway;
 let a: TestAccount;
@@ -7,7 +7,8 @@ let providerId: string;
 
 beforeAll(async () => {
   t = await startTestGateway();
-  a = await createAccount(t);
+  // Not about timeouts: on the embedded database 20 racing requests slow the in-process acquirer.
+  a = await createAccount(t, [{ ...CHEAP_DOMESTIC, timeoutMs: 10_000 }]);
   providerId = a.providerIds[0] ?? '';
 });
 afterAll(() => t.close());
@@ -78,8 +79,11 @@ describe('void', () => {
     expect((await a.api.post(`/charge/${id}/capture`, {})).body.code).toBe(54);
   });
 
-  it('voids an authorisation with DELETE /charge/{id} (PHP client)', async () => {
+  it('voids an authorisation with DELETE /charge/{id} (PHP client), but never in part', async () => {
     const id = await charge(12, false);
+    const partial = await a.api.delete(`/charge/${id}?amount=5`);
+    expect(partial.status).toBe(400);
+    expect(partial.body.code).toBe(54);
     const { status, body } = await a.api.delete(`/charge/${id}`);
     expect(status).toBe(200);
     expect(body.status).toBe('AUTHORISE_CANCELLED');
@@ -111,9 +115,9 @@ describe('refund', () => {
     expect(await acquirerRecord(id)).toMatchObject({ refunded: 1550n });
   });
 
-  it('refunds the whole charge when no amount is given', async () => {
+  it('refunds the whole charge when no amount (or an empty one) is given', async () => {
     const id = await charge(20);
-    const { body } = await a.api.delete(`/charge/${id}`);
+    const { body } = await a.api.delete(`/charge/${id}?amount=&comment=`);
     expect(body).toMatchObject({ status: 'REFUND', refundedAmount: 20 });
   });
 
@@ -133,7 +137,8 @@ describe('refund', () => {
     const id = await charge(10);
     const results = await Promise.all(Array.from({ length: 20 }, () => a.api.delete(`/charge/${id}?amount=1`)));
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
-    for (const r of results.filter((x) => x.status !== 200)) expect(r.body.code).toBe(76);
+    // A loser reads either a charge with too little left (76) or one already fully refunded (54).
+    for (const r of results.filter((x) => x.status !== 200)) expect([54, 76]).toContain(r.body.code);
     const { body } = await a.api.get(`/charge/${id}`);
     expect(body).toMatchObject({ status: 'REFUND', refundedAmount: 10 });
     expect(body.refunds).toHaveLength(10);

@@ -4,34 +4,39 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** A fresh PostgreSQL database for this run, or '' to use the embedded database. */
-    databaseUrl: string;
+    /** The PostgreSQL server to create test databases on, or '' to use the embedded database. */
+    databaseServerUrl: string;
+    /** Name prefix of this run's test databases. */
+    databasePrefix: string;
+  }
+}
+
+async function withServer<T>(serverUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
   }
 }
 
 /**
- * With DATABASE_URL set, the suite runs against a new database created on that server for this
- * run only (dropped afterwards); without it, every test file uses an in-memory embedded database.
+ * With DATABASE_URL set, every test gateway gets a new database of its own on that server
+ * (harness.ts), named with this run's prefix; whatever a crashed run left is dropped at the end.
+ * Without it, every test gateway uses an in-memory embedded database.
  */
 export default async function setup(project: TestProject) {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    project.provide('databaseUrl', '');
-    return;
-  }
-  const name = `gateway_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  project.provide('databaseUrl', url.toString());
-
-  return async () => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  };
+  const serverUrl = process.env.DATABASE_URL ?? '';
+  const prefix = `gateway_test_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  project.provide('databaseServerUrl', serverUrl);
+  project.provide('databasePrefix', prefix);
+  if (!serverUrl) return;
+  return () =>
+    withServer(serverUrl, async (client) => {
+      const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${prefix}%`]);
+      for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    });
 }
+
+export { withServer };

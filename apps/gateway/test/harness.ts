@@ -1,9 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { inject } from 'vitest';
 import type { NewProvider } from '@gateway/api';
 import { newMasterKey, parseKeyring } from '@gateway/core';
 import { createLogger } from '../src/logger';
 import { startGateway, type Gateway, type GatewayOptions } from '../src/gateway';
+import { withServer } from './global-setup';
 
 export interface TestGateway {
   gateway: Gateway;
@@ -14,8 +16,25 @@ export interface TestGateway {
 }
 
 /**
- * A gateway on a random port, on this run's PostgreSQL database (or an in-memory embedded one),
- * with a random vault master key; `options` override the defaults (e.g. a clock).
+ * A new PostgreSQL database for one test gateway: gateways share nothing, not even background
+ * jobs (a worker would run another test's jobs with its own simulator). Undefined = embedded.
+ */
+async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+  const serverUrl = inject('databaseServerUrl');
+  if (!serverUrl) return undefined;
+  const name = `${inject('databasePrefix')}_${randomBytes(4).toString('hex')}`;
+  await withServer(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: () => withServer(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
+  };
+}
+
+/**
+ * A gateway on a random port, on a database of its own (PostgreSQL when the run has a server,
+ * else in-memory embedded), with a random vault master key; `options` override the defaults.
  */
 export async function startTestGateway(options: Partial<GatewayOptions> = {}): Promise<TestGateway> {
   const logs: string[] = [];
@@ -25,18 +44,26 @@ export async function startTestGateway(options: Partial<GatewayOptions> = {}): P
       done();
     },
   });
-  const databaseUrl = inject('databaseUrl') || undefined;
+  const database = await createTestDatabase();
   const gateway = await startGateway({
     port: 0,
     host: '127.0.0.1',
-    databaseUrl,
+    databaseUrl: database?.url,
     seedDemo: false,
     logger: createLogger('debug', sink),
     keyring: parseKeyring(`test:${newMasterKey()}`),
     ccvRetentionSeconds: 300,
     ...options,
   });
-  return { gateway, url: gateway.url, logs, close: () => gateway.close() };
+  return {
+    gateway,
+    url: gateway.url,
+    logs,
+    close: async () => {
+      await gateway.close();
+      await database?.drop();
+    },
+  };
 }
 
 /** Every row of every table of the gateway's database, as JSON text: to look for what must not be stored. */

@@ -43,6 +43,13 @@ describe('bindInput', () => {
     expect(bindInput(schema, { initiator: 'customer' })).toEqual({ initiator: 'CUSTOMER' });
   });
 
+  it('treats empty strings as absent and refuses NUL characters', () => {
+    expect(bindInput(schema, { providerId: '', limit: '', initiator: '', amount: '5' })).toEqual({ amount: '5' });
+    expect(() => bindInput(schema, { providerId: 'a\u0000b' })).toThrow(/NUL/);
+    expect(() => bindInput(schema, { metadata: { k: '\u0000' } })).toThrow(/NUL/);
+    expect(() => bindInput(schema, { metadata: { 'k\u0000': 'v' } })).toThrow(/NUL/);
+  });
+
   it('leaves values it cannot convert for the schema to refuse', () => {
     expect(bindInput(schema, { limit: 'ten', capture: 'maybe', initiator: 7 })).toEqual({ limit: 'ten', capture: 'maybe', initiator: 7 });
   });

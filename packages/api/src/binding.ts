@@ -1,13 +1,15 @@
+import { ApiError } from '@gateway/core';
 import type { z } from 'zod';
 
 /**
  * Binds raw wire input to a procedure's Zod input schema the way existing client SDKs need:
  * object keys match case-insensitively (PascalCase, camelCase, `cardHolder`, `metaData`) and
- * through the aliases below; explicit `null` and empty query strings mean "absent"; numeric text
+ * through the aliases below; explicit `null` and empty strings mean "absent"; numeric text
  * becomes a number where the schema wants a number; "true"/"false" become booleans; enum values
  * match in any letter case or by their integer index (the .NET client sends enums as integers,
  * so enum options are declared in that client's order). Keys inside records (metadata) are
  * left exactly as sent. This is the only place where input is lenient; the schemas stay strict.
+ * Text with a NUL character is refused here: no database column can hold it.
  */
 
 const ALIASES: Readonly<Record<string, string>> = {
@@ -59,7 +61,10 @@ function bindObject(shape: Record<string, unknown>, value: Record<string, unknow
 }
 
 export function bindInput(schema: unknown, value: unknown): unknown {
-  if (value === null || value === undefined) return undefined;
+  if (value === null || value === undefined || value === '') return undefined;
+  if (typeof value === 'string' && value.includes('\u0000')) {
+    throw new ApiError('ValidationError', { message: 'Text must not contain NUL characters' });
+  }
   const target = unwrap(schema);
   const def = defOf(target);
   switch (def.type) {
@@ -71,7 +76,7 @@ export function bindInput(schema: unknown, value: unknown): unknown {
       if (typeof value !== 'object' || Array.isArray(value)) return value;
       return Object.fromEntries(
         Object.entries(value as Record<string, unknown>)
-          .map(([k, v]) => [k, bindInput(def.valueType, v)] as const)
+          .map(([k, v]) => [bindInput(def.keyType, k) ?? k, bindInput(def.valueType, v)] as const)
           .filter(([, v]) => v !== undefined),
       );
     case 'array':
@@ -80,14 +85,12 @@ export function bindInput(schema: unknown, value: unknown): unknown {
     case 'int':
       if (typeof value === 'string') {
         const text = value.trim();
-        if (text === '') return undefined;
         return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : value;
       }
       return value;
     case 'boolean':
       if (typeof value === 'string') {
         const text = value.trim().toLowerCase();
-        if (text === '') return undefined;
         return text === 'true' ? true : text === 'false' ? false : value;
       }
       return value;
@@ -95,7 +98,6 @@ export function bindInput(schema: unknown, value: unknown): unknown {
       const options = Object.values(def.entries as Record<string, string>);
       if (typeof value === 'number' && Number.isInteger(value)) return options[value] ?? value;
       if (typeof value === 'string') {
-        if (value.trim() === '') return undefined;
         return options.find((o) => o.toLowerCase() === value.toLowerCase()) ?? value;
       }
       return value;

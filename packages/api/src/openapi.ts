@@ -26,9 +26,11 @@ export function openApiDocument(baseUrl: string): OpenAPIObject {
     securitySchemes: { secretKey: { type: 'apiKey', in: 'header', name: 'x-secretkey' } },
   });
   const { $schema: _dialect, ...errorSchema } = z.toJSONSchema(apiErrorBodySchema, { io: 'output' });
+  // The generator adds schemas of tRPC's own error shape, which this API never answers with.
+  const schemas = Object.fromEntries(Object.entries(doc.components?.schemas ?? {}).filter(([name]) => !name.startsWith('error.')));
   doc.components = {
     ...doc.components,
-    schemas: { ...doc.components?.schemas, Error: errorSchema as NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[string] },
+    schemas: { ...schemas, Error: errorSchema as NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[string] },
   };
   const procedures = Object.values(appRouter._def.procedures) as unknown as Array<{ _def: { meta?: Meta } }>;
   for (const procedure of procedures) {
@@ -38,19 +40,16 @@ export function openApiDocument(baseUrl: string): OpenAPIObject {
     const path = route.path.replace(/\{(\w+)\}/g, '{$1}');
     const operation = (doc.paths?.[path] as Record<string, Operation> | undefined)?.[route.method.toLowerCase()];
     if (!operation?.responses) continue;
-    const success = operation.responses['200'];
-    const { default: _generatorError, ...rest } = operation.responses;
-    const errors = Object.fromEntries(
-      Object.entries(rest)
-        .filter(([code]) => code !== '200')
-        .map(([code]) => [code, errorResponse(`Error ${code}`)]),
-    );
+    const hasBody = route.method === 'POST' || route.method === 'PUT';
+    const changes = route.method !== 'GET';
     operation.responses = {
-      [String(meta.successStatus ?? 200)]: success,
+      [String(meta.successStatus ?? 200)]: operation.responses['200'],
       '400': errorResponse('Invalid request or refused payment (see code)'),
-      '401': errorResponse('Missing or wrong x-secretkey'),
+      '401': errorResponse('Missing or wrong key'),
       ...(route.path.includes('{') ? { '404': errorResponse('Not found in this account') } : {}),
-      ...errors,
+      ...(changes ? { '409': errorResponse('A conflicting operation is in progress; retry later') } : {}),
+      ...(hasBody ? { '413': errorResponse('Request body too large') } : {}),
+      ...(meta.idempotent ? { '422': errorResponse('Idempotency-Key already used with another request') } : {}),
       '500': errorResponse('Internal error'),
     };
     if (meta.idempotent) {

@@ -9,3 +9,4 @@ export * from './routing/least-cost';
 export * from './ids';
 export * from './time/wire-date';
 export * from './crypto/envelope';
+export * from './runtime';

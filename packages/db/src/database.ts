@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -14,7 +15,7 @@ export interface Database {
   kind: 'postgres' | 'embedded';
   /** Runs `fn` while holding a PostgreSQL session advisory lock (one process at a time). */
   exclusively<T>(lockKey: number, fn: () => Promise<T>): Promise<T>;
-  /** Applies pending migrations from prisma/migrations (found above the working directory). */
+  /** Applies pending migrations from prisma/migrations (found above this package or the bundle). */
   migrate(migrationsDir?: string): Promise<{ applied: string[] }>;
   close(): Promise<void>;
 }
@@ -78,7 +79,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
-function migrate(executor: SqlExecutor, migrationsDir = findMigrationsDir(process.cwd())) {
+/**
+ * The committed migrations: found above this module (the source tree, or the gateway bundle in
+ * apps/gateway/dist), so the gateway applies them whatever directory it was started from.
+ */
+function migrate(executor: SqlExecutor, migrationsDir = findMigrationsDir(dirname(fileURLToPath(import.meta.url)))) {
   return applyMigrations(executor, { migrationsDir });
 }
 

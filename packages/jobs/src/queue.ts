@@ -1,10 +1,6 @@
-import { newId } from '@gateway/core';
+import { newId, type Clock } from '@gateway/core';
 import { Prisma, type Db } from '@gateway/db';
 import { at } from './claim';
-
-export interface Clock {
-  now(): Date;
-}
 
 export interface EnqueueOptions {
   /** Not before this time (the clock's now by default). */

@@ -1,16 +1,9 @@
 import { hostname } from 'node:os';
-import { newId } from '@gateway/core';
+import { newId, type Clock, type Logger } from '@gateway/core';
 import type { Db } from '@gateway/db';
 import { retryDelayMs } from './backoff';
 import { claimJobs, extendLease, finishJob, type ClaimedJob, type Outcome } from './claim';
 import { PermanentJobError, type JobContext, type JobHandler } from './handler';
-import type { Clock } from './queue';
-
-/** The part of the gateway's structured logger that the worker uses. */
-export interface Logger {
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
 
 export interface WorkerOptions {
   db: Db;

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '@gateway/core';
+import { findImpreciseNumber } from './json-numbers';
 
 const MB = 1024 * 1024;
 
@@ -29,6 +30,12 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     parsed = JSON.parse(text);
   } catch {
     throw new ApiError('ValidationError', { message: 'The request body is not valid JSON' });
+  }
+  // The literal is not echoed: it may be a card number sent as a JSON number.
+  if (findImpreciseNumber(text) !== undefined) {
+    throw new ApiError('ValidationError', {
+      message: 'A number has more than 15 significant digits and cannot be kept exactly; send it as a string',
+    });
   }
   if (Array.isArray(parsed) && parsed.length === 0) return {};
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {

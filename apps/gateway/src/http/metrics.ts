@@ -1,6 +1,7 @@
+import { appRouter } from '@gateway/api';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
-/** Prometheus metrics of the HTTP surface; ids in paths are folded so labels stay few. */
+/** Prometheus metrics of the HTTP surface, labelled by route template so labels stay few. */
 export function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -27,11 +28,23 @@ export function createMetrics() {
   };
 }
 
+const OPERATIONAL = new Set(['/health', '/metrics', '/openapi.json', '/errorcodes']);
+
+const ROUTES = [
+  ...new Set(
+    Object.values(appRouter._def.procedures).map(
+      (p) => (p as unknown as { _def: { meta: { openapi: { path: string } } } })._def.meta.openapi.path,
+    ),
+  ),
+]
+  // Literal paths first, as the router matches them.
+  .sort((a, b) => (a.match(/\{/g) ?? []).length - (b.match(/\{/g) ?? []).length)
+  .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}/?$`, 'i') }));
+
+/** The route template of a path (`/charge/{chargeId}`); every unknown path shares one label. */
 export function routeOf(path: string): string {
-  return path
-    .split('/')
-    .map((segment) => (/^[0-9a-f]{16,}$/i.test(segment) || /^[0-9a-f-]{36}$/i.test(segment) ? '{id}' : segment))
-    .join('/');
+  if (OPERATIONAL.has(path)) return path;
+  return ROUTES.find((r) => r.pattern.test(path))?.template ?? 'unmatched';
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appRouter, renderApiError, toApiError, type ApiErrorBody, type Context, type Services } from '@gateway/api';
-import type { ApiError } from '@gateway/core';
+import { ApiError } from '@gateway/core';
+import type { Logger } from 'pino';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
+import { maskDigits } from '../logger';
 import { bodyLimit, readJsonBody } from './body';
 
 type Router = typeof appRouter;
@@ -28,7 +30,22 @@ function sendError(res: ServerResponse, error: ApiError, body: ApiErrorBody) {
  * Serves the REST API: reads the JSON body itself (size-limited, any casing of content type),
  * hands the request to trpc-to-openapi, and renders every error in the API's own error body.
  */
-export function createRestHandler(services: Services) {
+/**
+ * The query string as trpc-to-openapi reads it (name → values), in an object without a prototype
+ * and without the names that would reach one: `?constructor=1` must be an unknown parameter,
+ * not Object.prototype.constructor.
+ */
+function queryOf(req: IncomingMessage): Record<string, string[]> {
+  const query: Record<string, string[]> = Object.create(null);
+  const search = (req.url ?? '').split('?').slice(1).join('?');
+  for (const [name, value] of new URLSearchParams(search)) {
+    if (name === '__proto__' || name === 'constructor' || name === 'prototype') continue;
+    (query[name] ??= []).push(value);
+  }
+  return query;
+}
+
+export function createRestHandler(services: Services, logger: Logger) {
   const docsUrl = services.config.errorDocsUrl;
   const handler = createOpenApiNodeHttpHandler({
     router: literalRoutesFirst(appRouter),
@@ -41,13 +58,21 @@ export function createRestHandler(services: Services) {
     responseMeta: ({ ctx, errors }) => ({
       status: errors[0] ? toApiError(errors[0]).http : ((ctx as Context | undefined)?.response.status ?? 200),
     }),
+    onError: ({ error, path }) => {
+      // Expected failures are answers; anything that becomes a 500 is a bug worth a log line.
+      if (toApiError(error).http >= 500) logger.error({ err: error.cause ?? error, procedure: path }, 'request failed');
+    },
   });
 
-  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+  return async (req: IncomingMessage, res: ServerResponse, requestPath: string): Promise<void> => {
+    // Error bodies echo the path as `resource`: a card number in it must not come back in clear.
+    const path = maskDigits(requestPath);
     try {
       const method = req.method ?? 'GET';
+      if (!req.url?.startsWith('/')) throw new ApiError('ValidationError', { message: 'The request target must be a path' });
+      (req as IncomingMessage & { query?: unknown }).query = queryOf(req);
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
-        (req as IncomingMessage & { body?: unknown }).body = await readJsonBody(req, bodyLimit(path));
+        (req as IncomingMessage & { body?: unknown }).body = await readJsonBody(req, bodyLimit(requestPath));
         req.headers['content-type'] = 'application/json';
       }
     } catch (cause) {
@@ -62,7 +87,8 @@ export function createRestHandler(services: Services) {
       if (res.statusCode >= 400 && typeof chunk === 'string') {
         const shape = JSON.parse(chunk) as { data?: { apiError?: ApiErrorBody } };
         const body = shape.data?.apiError;
-        if (body) return end(JSON.stringify({ ...body, resource: path }));
+        // Errors raised before a procedure ran (unknown route) have no context for the docs link.
+        if (body) return end(JSON.stringify({ ...body, type: `${docsUrl}#${body.code}`, resource: path }));
       }
       return end(chunk);
     }) as ServerResponse['end'];

@@ -2,6 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { openApiDocument, type Services } from '@gateway/api';
 import { ERRORS } from '@gateway/core';
 import type { Logger } from 'pino';
+import { maskDigits } from '../logger';
 import { errorCodesPage } from './error-codes-page';
 import type { Metrics } from './metrics';
 import { createRestHandler, pathOf } from './rest';
@@ -23,7 +24,7 @@ function send(res: ServerResponse, status: number, type: string, body: string) {
 
 /** Answers every HTTP request of the gateway: operational endpoints, then the REST API. */
 export function createRequestListener({ services, logger, metrics, publicUrl, health }: HttpDeps): RequestListener {
-  const rest = createRestHandler(services);
+  const rest = createRestHandler(services, logger);
   let openapi: string | undefined;
 
   async function route(req: IncomingMessage, res: ServerResponse, path: string) {
@@ -50,11 +51,12 @@ export function createRequestListener({ services, logger, metrics, publicUrl, he
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.observe(req.method ?? 'GET', path, res.statusCode, seconds);
-      // The query string is never logged: a search may carry a card number.
-      logger.info({ method: req.method, path, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
+      // The query string is never logged (a search may carry a card number), and digit runs in the
+      // path that look like a card number are masked.
+      logger.info({ method: req.method, path: maskDigits(path), status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
     });
     route(req, res, path).catch((error: unknown) => {
-      logger.error({ err: error, path }, 'unhandled error');
+      logger.error({ err: error, path: maskDigits(path) }, 'unhandled error');
       if (!res.headersSent) send(res, 500, 'application/json', JSON.stringify({ message: 'Internal error', code: 1 }));
     });
   };

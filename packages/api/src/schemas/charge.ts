@@ -70,6 +70,8 @@ export const chargeOutput = z
     paymentInformation: z.object({
       paymentMethodId: nullableString,
       card: cardOutput.nullable(),
+      /** The same card under the name the Java client reads. */
+      cardData: cardOutput.nullable(),
       type: z.string(),
       displayType: nullableString,
       providerType: nullableString,

@@ -1,20 +1,9 @@
-import type { Keyring } from '@gateway/core';
+import type { Clock, Keyring, Logger } from '@gateway/core';
 import type { Db } from '@gateway/db';
 import type { JobQueue } from '@gateway/jobs';
 
-/** Structured logger (pino-compatible). Never pass card data to it. */
-export interface Logger {
-  debug(obj: object, msg?: string): void;
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
-
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
+export type { Clock, Logger };
+export { systemClock } from '@gateway/core';
 
 export interface ServiceConfig {
   /** Base of the `type` link in error bodies. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { ApiError, ERROR_NAMES, type ErrorName } from '@gateway/core';
 import type { Prisma } from '@gateway/db';
 import type { Dependencies } from './deps';
@@ -8,7 +8,12 @@ import type { Dependencies } from './deps';
  * (an insert that only one concurrent request can win), runs, and stores its answer; later
  * requests with the same key and the same body get that answer again, a different body is
  * refused (422), and a duplicate that arrives while the first still runs is refused (409)
- * rather than run twice. Server errors (5xx) release the key so the client can retry.
+ * rather than run twice. After a server error (5xx) the key stays claimed: money may have moved.
+ * The maintenance sweep releases such keys once abandoned charges have been reversed
+ * (RELEASE_AFTER_MS), and forgets finished keys after RETAIN_MS.
+ *
+ * The fingerprint is an HMAC under a key derived from the master keyring, never a plain hash: a
+ * request body holds card data, and a plain hash of it could be brute-forced from the masked card.
  */
 
 type Claim = { kind: 'new' } | { kind: 'replay'; data?: unknown; error?: ApiError };
@@ -36,8 +41,14 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-function fingerprint(request: { method: string; path: string }, input: unknown): string {
-  return createHash('sha256')
+/** Finished keys are answered for a day, as payment APIs commonly do. */
+const RETAIN_MS = 24 * 60 * 60_000;
+/** Longer than a charge can take, and than the sweep needs to reverse an abandoned one. */
+const RELEASE_AFTER_MS = 5 * 60_000;
+
+function fingerprint(masterKey: Buffer, request: { method: string; path: string }, input: unknown): string {
+  const key = createHmac('sha256', masterKey).update('idempotency fingerprint').digest();
+  return createHmac('sha256', key)
     .update(`${request.method} ${request.path.toLowerCase().replace(/\/+$/, '')}\n${stableJson(input)}`)
     .digest('hex');
 }
@@ -52,11 +63,18 @@ function fromStored(stored: StoredError): ApiError {
   return new ApiError(name, stored);
 }
 
-export function createIdempotencyService({ db }: Dependencies) {
+export function createIdempotencyService({ db, clock, config }: Dependencies) {
+  const { keyring } = config;
+  const current = (request: { method: string; path: string }, input: unknown) =>
+    fingerprint(keyring.keys.get(keyring.currentKeyId) ?? Buffer.alloc(0), request, input);
+  /** A key claimed before a master-key rotation still matches the same request. */
+  const matches = (stored: string, request: { method: string; path: string }, input: unknown) =>
+    [...keyring.keys.values()].some((key) => fingerprint(key, request, input) === stored);
+
   return {
     async claim(accountId: string, key: string, request: { method: string; path: string }, input: unknown): Promise<Claim> {
       if (key.length > 255) throw new ApiError('ValidationError', { details: { 'Idempotency-Key': 'At most 255 characters' } });
-      const print = fingerprint(request, input);
+      const print = current(request, input);
       const { count } = await db.idempotencyKey.createMany({
         data: [{ accountId, key, fingerprint: print, state: 'IN_PROGRESS' }],
         skipDuplicates: true,
@@ -65,7 +83,7 @@ export function createIdempotencyService({ db }: Dependencies) {
 
       const existing = await db.idempotencyKey.findUnique({ where: { accountId_key: { accountId, key } } });
       if (!existing) return this.claim(accountId, key, request, input); // released meanwhile
-      if (existing.fingerprint !== print) {
+      if (existing.fingerprint !== print && !matches(existing.fingerprint, request, input)) {
         throw new ApiError('Duplicate', { http: 422, message: 'This Idempotency-Key was already used with a different request' });
       }
       if (existing.state === 'IN_PROGRESS') {
@@ -81,10 +99,7 @@ export function createIdempotencyService({ db }: Dependencies) {
 
     async settle(accountId: string, key: string, outcome: { data: unknown } | { error: ApiError }): Promise<void> {
       const where = { accountId_key: { accountId, key } };
-      if ('error' in outcome && outcome.error.http >= 500) {
-        await db.idempotencyKey.delete({ where });
-        return;
-      }
+      if ('error' in outcome && outcome.error.http >= 500) return;
       const response: StoredResponse = 'error' in outcome ? { error: toStored(outcome.error) } : { data: outcome.data };
       await db.idempotencyKey.update({
         where,
@@ -95,7 +110,15 @@ export function createIdempotencyService({ db }: Dependencies) {
         },
       });
     },
+
+    /** Releases keys abandoned after a server error or a crash, and forgets old finished ones. */
+    async sweep(): Promise<number> {
+      const now = clock.now().getTime();
+      const [abandoned, expired] = await Promise.all([
+        db.idempotencyKey.deleteMany({ where: { state: 'IN_PROGRESS', createdAt: { lt: new Date(now - RELEASE_AFTER_MS) } } }),
+        db.idempotencyKey.deleteMany({ where: { state: 'COMPLETED', createdAt: { lt: new Date(now - RETAIN_MS) } } }),
+      ]);
+      return abandoned.count + expired.count;
+    },
   };
 }
-
-export type IdempotencyService = ReturnType<typeof createIdempotencyService>;

@@ -2,6 +2,7 @@ import { createAccountService } from './accounts';
 import { createChargeService } from './charges';
 import type { Dependencies } from './deps';
 import { createIdempotencyService } from './idempotency';
+import { createMaintenance } from './maintenance';
 import { createProviderService } from './providers/provider-service';
 import { createVaultService } from './vault';
 
@@ -10,13 +11,23 @@ export { systemClock } from './deps';
 
 /** Wires every service from its explicit dependencies. */
 export function createServices(deps: Dependencies) {
+  const charges = createChargeService(deps);
+  const idempotency = createIdempotencyService(deps);
+  const vault = createVaultService(deps);
+  const maintenance = createMaintenance(deps, [
+    { name: 'abandoned charges', run: charges.sweepAbandoned },
+    { name: 'idempotency keys', run: idempotency.sweep },
+  ]);
   return {
     config: deps.config,
     accounts: createAccountService(deps),
-    charges: createChargeService(deps),
-    idempotency: createIdempotencyService(deps),
+    charges,
+    idempotency,
     providers: createProviderService(deps),
-    vault: createVaultService(deps),
+    vault,
+    maintenance,
+    /** Every background queue's handler, for the gateway's worker. */
+    jobHandlers: { ...charges.jobHandlers, ...vault.jobHandlers, ...maintenance.jobHandlers },
   };
 }
 

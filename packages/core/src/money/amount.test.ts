@@ -44,6 +44,7 @@ describe('parseAmount', () => {
     [1e-7, AUD, 'too_precise'],
     ['1.2345', KWD, 'too_precise'],
     ['10000000000000', AUD, 'too_large'],
+    [`1.${'0'.repeat(100)}`, AUD, 'not_a_number'],
   ] as const)('%s %s is refused as %s', (input, cur, problem) => {
     expect(parseAmount(input, cur)).toEqual({ ok: false, problem });
   });

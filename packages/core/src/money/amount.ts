@@ -22,10 +22,14 @@ export interface Decimal {
   readonly scale: number;
 }
 
+/** Longest decimal text we read: far beyond any amount, short enough to parse in constant time. */
+const MAX_DECIMAL_TEXT = 64;
+
 /** Parses decimal text such as "15.5", "-3", "1e3" or a finite JSON number into an exact Decimal. */
 export function parseDecimal(value: string | number): Decimal | undefined {
   if (typeof value === 'number' && !Number.isFinite(value)) return undefined;
   const text = String(value).trim();
+  if (text.length > MAX_DECIMAL_TEXT) return undefined;
   const match = DECIMAL.exec(text);
   if (!match) return undefined;
   const [, sign = '', whole = '', fraction = '', exponent = '0'] = match;

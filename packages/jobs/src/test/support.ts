@@ -2,8 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase, type Database, type Db } from '@gateway/db';
 import type { JobHandler } from '../handler';
-import type { Clock } from '../queue';
-import type { Logger } from '../worker';
+import type { Clock, Logger } from '@gateway/core';
 
 // The server to create throwaway databases on.
 const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://root@127.0.0.1:5432/postgres';
@@ -57,8 +56,8 @@ export const realClock: Clock = { now: () => new Date() };
 
 export function recordingLogger(): Logger & { lines: string[] } {
   const lines: string[] = [];
-  const write = (obj: object, msg?: string) => lines.push(`${msg} ${JSON.stringify(obj)}`);
-  return { lines, warn: write, error: write };
+  const write = (obj: object, msg?: string) => void lines.push(`${msg} ${JSON.stringify(obj)}`);
+  return { lines, debug: write, info: write, warn: write, error: write };
 }
 
 /**

@@ -11,14 +11,15 @@ import {
   type IinData,
   type Route,
 } from '@gateway/core';
-import type { Account, ChargeAttempt, Prisma } from '@gateway/db';
+import type { Account, Prisma } from '@gateway/db';
 import type { CardDetails } from '@gateway/providers';
 import type { CardChargeInput, ChargeFieldsInput } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
 import { requireAmount, requireCurrency } from '../money';
-import { connectorFor, providerError } from '../providers/connectors';
 import { cardFactsFor, feeRules, leastCostRoutes, requireProvider, type ProviderWithFees } from '../providers/selection';
-import { toChargeView } from './view';
+import type { createAttemptRunner } from './attempts';
+
+type AttemptRunner = ReturnType<typeof createAttemptRunner>;
 
 /** Where a card charge goes: the provider the caller named, or the cheapest eligible one. */
 export type CardChargeTarget = { providerId: string } | 'least-cost';
@@ -45,8 +46,8 @@ export function chargeDetails(input: ChargeFieldsInput) {
   };
 }
 
-export function createCardCharging(deps: Dependencies) {
-  const { db, clock, logger, config } = deps;
+export function createCardCharging(deps: Dependencies, runAttempts: AttemptRunner) {
+  const { db, clock } = deps;
 
   async function routesFor(
     account: Account,
@@ -81,11 +82,16 @@ export function createCardCharging(deps: Dependencies) {
     const first = routes[0];
     if (!first) throw new ApiError('NoCardProvidersConfigured');
 
-    const capture = input.capture ?? true;
-    const chargeId = newId();
-    await db.charge.create({
+    const card: CardDetails = {
+      number: payment.cardNumber,
+      expiryMonth: expiry.month,
+      expiryYear: expiry.year,
+      cvc: payment.ccv,
+      cardholder: payment.cardholder,
+    };
+    const charge = await db.charge.create({
       data: {
-        id: chargeId,
+        id: newId(),
         accountId: account.id,
         providerId: first.provider.id,
         attemptCount: 1,
@@ -107,93 +113,12 @@ export function createCardCharging(deps: Dependencies) {
         ...chargeDetails(input),
       },
     });
-
-    const card: CardDetails = {
-      number: payment.cardNumber,
-      expiryMonth: expiry.month,
-      expiryYear: expiry.year,
-      cvc: payment.ccv,
-      cardholder: payment.cardholder,
-    };
-
-    const failedAttempts: ChargeAttempt[] = [];
-    for (const [index, route] of routes.entries()) {
-      const attempt = index + 1;
-      const { provider, estimatedCost } = route;
-      if (attempt > 1) {
-        await db.charge.update({
-          where: { id: chargeId },
-          data: {
-            providerId: provider.id,
-            attemptCount: attempt,
-            estimatedCost: estimatedCost ?? null,
-            estimatedCostCurrency: estimatedCost === undefined ? null : currency.code,
-          },
-        });
-      }
-      const connector = connectorFor(provider, config);
-      const idempotencyKey = `${chargeId}:${attempt}`;
-      const result = await connector.authorise({
-        idempotencyKey,
-        amount,
-        currency: currency.code,
-        capture,
-        source: { type: 'card', card },
-        reference: input.reference,
-        descriptor: input.descriptor,
-      });
-
-      if (result.ok) {
-        const now = clock.now();
-        const charge = await db.charge.update({
-          where: { id: chargeId, status: 'PROCESSING' },
-          data: result.value.captured
-            ? { status: 'SUCCESS', providerChargeId: result.value.providerChargeId, capturedAmount: amount, successDate: now }
-            : { status: 'AUTHORISE', providerChargeId: result.value.providerChargeId },
-        });
-        logger.info({ chargeId, providerId: provider.id, status: charge.status, attempt }, 'charge completed');
-        // A new charge has no refunds yet and its attempts are in hand: no need to read them back.
-        return toChargeView({ ...charge, provider, refunds: [], attempts: failedAttempts });
-      }
-
-      const { failure } = result;
-      if (failure.category === 'timeout') {
-        // The provider may have authorised before we stopped waiting: cancel whatever it did.
-        const reversal = await connector.reverse({ idempotencyKey });
-        if (!reversal.ok)
-          logger.warn({ chargeId, providerId: provider.id, gatewayCode: reversal.failure.gatewayCode }, 'reversal after timeout failed');
-      }
-      const error = providerError(failure, { chargeId });
-      const last = !failure.retryable || target !== 'least-cost' || attempt === routes.length;
-      const recordAttempt = db.chargeAttempt.create({
-        data: {
-          id: newId(),
-          chargeId,
-          providerId: provider.id,
-          errorCode: error.code,
-          errorMessage: error.message,
-          gatewayCode: failure.gatewayCode,
-          gatewayMessage: failure.gatewayMessage,
-          isRetryable: failure.retryable,
-        },
-      });
-      const markFailed = db.charge.update({
-        where: { id: chargeId, status: 'PROCESSING' },
-        data: {
-          status: 'FAILED',
-          failureCode: error.code,
-          failureMessage: error.message,
-          gatewayCode: failure.gatewayCode,
-          gatewayMessage: failure.gatewayMessage,
-        },
-      });
-      failedAttempts.push(last ? (await db.$transaction([recordAttempt, markFailed]))[0] : await recordAttempt);
-      logger.info(
-        { chargeId, providerId: provider.id, attempt, category: failure.category, retryable: failure.retryable },
-        'provider attempt failed',
-      );
-      if (last) throw error;
-    }
-    throw new ApiError('UnknownError', { http: 500 });
+    return runAttempts({
+      charge,
+      currency,
+      capture: input.capture ?? true,
+      routes: routes.map((route) => ({ ...route, source: { type: 'card', card } })),
+      failover: target === 'least-cost',
+    });
   };
 }

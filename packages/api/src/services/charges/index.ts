@@ -1,13 +1,19 @@
 import type { Dependencies } from '../deps';
+import { createAttemptRunner } from './attempts';
 import { createCardCharging } from './create';
 import { createChargeLifecycle } from './lifecycle';
+import { createChargeRecovery } from './recovery';
 import { createChargeSearch } from './search';
 
 export function createChargeService(deps: Dependencies) {
+  const lifecycle = createChargeLifecycle(deps);
+  const { jobHandlers, sweepAbandoned } = createChargeRecovery(deps, lifecycle);
   return {
-    createCardCharge: createCardCharging(deps),
+    createCardCharge: createCardCharging(deps, createAttemptRunner(deps)),
     search: createChargeSearch(deps),
-    ...createChargeLifecycle(deps),
+    ...lifecycle,
+    jobHandlers,
+    sweepAbandoned,
   };
 }
 

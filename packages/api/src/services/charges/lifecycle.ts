@@ -1,22 +1,28 @@
 import { ApiError, canTransition, newId, notFound } from '@gateway/core';
-import type { Account } from '@gateway/db';
+import type { Account, Prisma } from '@gateway/db';
+import type { ProviderFailure } from '@gateway/providers';
 import type { Dependencies } from '../deps';
 import { requireAmount, requireCurrency } from '../money';
-import { connectorFor, providerError } from '../providers/connectors';
+import { connectorFor, providerError, unconfirmedError } from '../providers/connectors';
+import { CONFIRM_AFTER_MS, CONFIRM_CAPTURE_QUEUE, CONFIRM_REFUND_QUEUE, CONFIRM_VOID_QUEUE } from './queues';
 import { chargeInclude, toChargeView, type ChargeRecord } from './view';
 
 /**
  * Capture, void and refund of an existing charge. Each provider call is bracketed by two
- * conditional updates: the first reserves the change (only one capture or void of a charge can
- * hold the `pendingOperation` lease; refunds reserve their amount against what is left to refund),
- * the second settles it. A reservation that outlives a crash keeps the money safe: nothing is
- * refunded twice, and the provider call can be replayed with the same idempotency key.
+ * conditional updates: the first reserves the change (one capture or void of a charge holds the
+ * `pendingOperation` lease; a refund reserves its amount against what is left to refund) and, in
+ * the same transaction, enqueues the job that would confirm it if this process died; the second
+ * settles it and cancels that job. A definite refusal releases the reservation; an unknown outcome
+ * keeps it until the job has heard from the provider (same idempotency key), so money can never
+ * move twice and a lease is never left behind.
  */
 
-/** A capture or void lease older than this is considered abandoned by a crashed process. */
-const LEASE_MS = 2 * 60_000;
+type Operation = 'capture' | 'void';
 
-export function createChargeLifecycle({ db, clock, logger, config }: Dependencies) {
+const QUEUES: Record<Operation, string> = { capture: CONFIRM_CAPTURE_QUEUE, void: CONFIRM_VOID_QUEUE };
+const jobKey = (operation: Operation | 'refund', id: string) => `confirm-${operation}:${id}`;
+
+export function createChargeLifecycle({ db, clock, logger, config, jobs }: Dependencies) {
   async function load(account: Account, chargeId: string): Promise<ChargeRecord> {
     const charge = await db.charge.findFirst({ where: { id: chargeId, accountId: account.id }, include: chargeInclude });
     if (!charge) throw notFound('InvalidChargeId', 'Charge');
@@ -30,25 +36,25 @@ export function createChargeLifecycle({ db, clock, logger, config }: Dependencie
     }
   }
 
-  function provider(charge: ChargeRecord) {
+  function providerOf(charge: ChargeRecord) {
     if (!charge.provider || !charge.providerChargeId)
       throw new ApiError('InvalidChargeStatus', { message: 'The charge has no provider payment' });
     return { connector: connectorFor(charge.provider, config), providerChargeId: charge.providerChargeId };
   }
 
-  /** Takes the capture/void lease of an authorised charge, or explains why it cannot. */
-  async function lease(account: Account, charge: ChargeRecord, operation: 'capture' | 'void'): Promise<void> {
-    const now = clock.now();
-    const { count } = await db.charge.updateMany({
-      where: {
-        id: charge.id,
-        accountId: account.id,
-        status: 'AUTHORISE',
-        OR: [{ pendingOperation: null }, { pendingOperationAt: { lt: new Date(now.getTime() - LEASE_MS) } }],
-      },
-      data: { pendingOperation: operation, pendingOperationAt: now },
+  const later = () => new Date(clock.now().getTime() + CONFIRM_AFTER_MS);
+
+  /** Takes the capture/void lease of an authorised charge (with its confirming job), or explains why not. */
+  async function lease(account: Account, charge: ChargeRecord, operation: Operation, payload: Prisma.InputJsonObject) {
+    const taken = await db.$transaction(async (tx) => {
+      const { count } = await tx.charge.updateMany({
+        where: { id: charge.id, accountId: account.id, status: 'AUTHORISE', pendingOperation: null },
+        data: { pendingOperation: operation, pendingOperationAt: clock.now() },
+      });
+      if (count === 1) await jobs.enqueue(QUEUES[operation], payload, { runAt: later(), dedupeKey: jobKey(operation, charge.id), tx });
+      return count === 1;
     });
-    if (count === 1) return;
+    if (taken) return;
     const current = await load(account, charge.id);
     requireStatus(current, operation);
     throw new ApiError('InvalidChargeStatus', {
@@ -58,11 +64,48 @@ export function createChargeLifecycle({ db, clock, logger, config }: Dependencie
     });
   }
 
-  async function release(chargeId: string, operation: 'capture' | 'void') {
-    await db.charge.updateMany({
-      where: { id: chargeId, pendingOperation: operation },
-      data: { pendingOperation: null, pendingOperationAt: null },
+  /** Settles or releases a capture/void lease once the provider has answered definitely. */
+  async function finish(chargeId: string, operation: Operation, data: Prisma.ChargeUpdateManyMutationInput) {
+    await db.$transaction(async (tx) => {
+      await tx.charge.updateMany({ where: { id: chargeId, status: 'AUTHORISE', pendingOperation: operation }, data });
+      await jobs.cancel(jobKey(operation, chargeId), { tx });
     });
+  }
+
+  /**
+   * Calls the provider for a leased capture or void and records the outcome; used by the request
+   * and, with the same idempotency key, by the confirming job.
+   */
+  async function completeOperation(chargeId: string, operation: Operation, amount?: bigint): Promise<void> {
+    const charge = await db.charge.findUniqueOrThrow({ where: { id: chargeId }, include: chargeInclude });
+    if (charge.pendingOperation !== operation) return;
+    const { connector, providerChargeId } = providerOf(charge);
+    const idempotencyKey = `${chargeId}:${operation}`;
+    const result =
+      operation === 'capture'
+        ? await connector.capture({ providerChargeId, amount: amount ?? charge.amount, idempotencyKey })
+        : await connector.void({ providerChargeId, idempotencyKey });
+    const released = { pendingOperation: null, pendingOperationAt: null };
+    if (result.ok) {
+      const now = clock.now();
+      await finish(
+        chargeId,
+        operation,
+        operation === 'capture'
+          ? { ...released, status: 'SUCCESS', capturedAmount: amount ?? charge.amount, successDate: now }
+          : { ...released, status: 'AUTHORISE_CANCELLED', voidDate: now },
+      );
+      logger.info({ chargeId, operation }, `charge ${operation === 'capture' ? 'captured' : 'voided'}`);
+      return;
+    }
+    refuseOrWait(result.failure, operation, { chargeId });
+    await finish(chargeId, operation, released);
+    throw providerError(result.failure, { action: operation, name: operation === 'capture' ? 'UnableToCapture' : 'UnableToVoid' });
+  }
+
+  /** An unknown outcome keeps the reservation for the confirming job and tells the client so. */
+  function refuseOrWait(failure: ProviderFailure, action: string, details: Record<string, string>) {
+    if (failure.retryable) throw unconfirmedError(failure, action, details);
   }
 
   async function capture(account: Account, chargeId: string, requested?: string | number) {
@@ -72,42 +115,20 @@ export function createChargeLifecycle({ db, clock, logger, config }: Dependencie
     if (amount > charge.amount) {
       throw new ApiError('InvalidCaptureAmountPassed', { message: 'The capture amount is more than the authorised amount' });
     }
-    await lease(account, charge, 'capture');
-    const { connector, providerChargeId } = provider(charge);
-    const result = await connector.capture({ providerChargeId, amount, idempotencyKey: `${chargeId}:capture` });
-    if (!result.ok) {
-      await release(chargeId, 'capture');
-      throw providerError(result.failure, undefined, 'UnableToCapture');
-    }
-    const updated = await db.charge.update({
-      where: { id: chargeId, status: 'AUTHORISE', pendingOperation: 'capture' },
-      data: { status: 'SUCCESS', capturedAmount: amount, successDate: clock.now(), pendingOperation: null, pendingOperationAt: null },
-      include: chargeInclude,
-    });
-    logger.info({ chargeId, amount: String(amount) }, 'charge captured');
-    return toChargeView(updated);
+    await lease(account, charge, 'capture', { chargeId, amount: String(amount) });
+    await completeOperation(chargeId, 'capture', amount);
+    return toChargeView(await load(account, chargeId));
   }
 
   async function voidCharge(account: Account, chargeId: string) {
     const charge = await load(account, chargeId);
     requireStatus(charge, 'void');
-    await lease(account, charge, 'void');
-    const { connector, providerChargeId } = provider(charge);
-    const result = await connector.void({ providerChargeId, idempotencyKey: `${chargeId}:void` });
-    if (!result.ok) {
-      await release(chargeId, 'void');
-      throw providerError(result.failure, undefined, 'UnableToVoid');
-    }
-    const updated = await db.charge.update({
-      where: { id: chargeId, status: 'AUTHORISE', pendingOperation: 'void' },
-      data: { status: 'AUTHORISE_CANCELLED', voidDate: clock.now(), pendingOperation: null, pendingOperationAt: null },
-      include: chargeInclude,
-    });
-    logger.info({ chargeId }, 'charge voided');
-    return toChargeView(updated);
+    await lease(account, charge, 'void', { chargeId });
+    await completeOperation(chargeId, 'void');
+    return toChargeView(await load(account, chargeId));
   }
 
-  /** Reserves `amount` of what is left to refund; false when less than that is left. */
+  /** Reserves `amount` of what is left to refund (with the confirming job); false when less is left. */
   async function reserveRefund(account: Account, chargeId: string, refundId: string, amount: bigint, comment: string | null) {
     return db.$transaction(async (tx) => {
       const reserved = await tx.$executeRaw`
@@ -117,27 +138,46 @@ export function createChargeLifecycle({ db, clock, logger, config }: Dependencie
           AND "capturedAmount" - "refundedAmount" - "refundPendingAmount" >= ${amount}`;
       if (reserved !== 1) return false;
       await tx.refund.create({ data: { id: refundId, chargeId, amount, comment, status: 'PENDING' } });
+      await jobs.enqueue(CONFIRM_REFUND_QUEUE, { refundId }, { runAt: later(), dedupeKey: jobKey('refund', refundId), tx });
       return true;
     });
   }
 
-  async function settleRefund(chargeId: string, refundId: string, amount: bigint, providerRefundId: string | null) {
+  /** Moves a pending refund to its final state; only the first of concurrent callers changes anything. */
+  async function finishRefund(refundId: string, chargeId: string, amount: bigint, outcome: { providerRefundId: string } | 'failed') {
     await db.$transaction(async (tx) => {
-      await tx.$executeRaw`
-        UPDATE "Charge" SET
-          "refundPendingAmount" = "refundPendingAmount" - ${amount},
-          "refundedAmount" = "refundedAmount" + ${amount},
-          "status" = (CASE WHEN "refundedAmount" + ${amount} >= "capturedAmount" THEN 'REFUND' ELSE 'PARTIAL_REFUND' END)::"ChargeStatus"
-        WHERE "id" = ${chargeId}`;
-      await tx.refund.update({ where: { id: refundId }, data: { status: 'SUCCEEDED', providerRefundId } });
+      const { count } = await tx.refund.updateMany({
+        where: { id: refundId, status: 'PENDING' },
+        data: outcome === 'failed' ? { status: 'FAILED' } : { status: 'SUCCEEDED', providerRefundId: outcome.providerRefundId },
+      });
+      if (count === 1 && outcome === 'failed') {
+        await tx.$executeRaw`UPDATE "Charge" SET "refundPendingAmount" = "refundPendingAmount" - ${amount} WHERE "id" = ${chargeId}`;
+      } else if (count === 1) {
+        await tx.$executeRaw`
+          UPDATE "Charge" SET
+            "refundPendingAmount" = "refundPendingAmount" - ${amount},
+            "refundedAmount" = "refundedAmount" + ${amount},
+            "status" = (CASE WHEN "refundedAmount" + ${amount} >= "capturedAmount" THEN 'REFUND' ELSE 'PARTIAL_REFUND' END)::"ChargeStatus"
+          WHERE "id" = ${chargeId}`;
+      }
+      await jobs.cancel(jobKey('refund', refundId), { tx });
     });
   }
 
-  async function abandonRefund(chargeId: string, refundId: string, amount: bigint) {
-    await db.$transaction(async (tx) => {
-      await tx.$executeRaw`UPDATE "Charge" SET "refundPendingAmount" = "refundPendingAmount" - ${amount} WHERE "id" = ${chargeId}`;
-      await tx.refund.update({ where: { id: refundId }, data: { status: 'FAILED' } });
-    });
+  /** Asks the provider for a pending refund (idempotent by the refund id) and records the outcome. */
+  async function completeRefund(refundId: string): Promise<void> {
+    const refund = await db.refund.findUniqueOrThrow({ where: { id: refundId }, include: { charge: { include: chargeInclude } } });
+    if (refund.status !== 'PENDING') return;
+    const { connector, providerChargeId } = providerOf(refund.charge);
+    const result = await connector.refund({ providerChargeId, amount: refund.amount, idempotencyKey: refundId });
+    if (result.ok) {
+      await finishRefund(refundId, refund.chargeId, refund.amount, { providerRefundId: result.value.providerRefundId });
+      logger.info({ chargeId: refund.chargeId, refundId, amount: String(refund.amount) }, 'charge refunded');
+      return;
+    }
+    refuseOrWait(result.failure, 'refund', { chargeId: refund.chargeId, refundId });
+    await finishRefund(refundId, refund.chargeId, refund.amount, 'failed');
+    throw providerError(result.failure, { action: 'refund', name: 'UnableToRefund' });
   }
 
   async function refund(account: Account, chargeId: string, requested?: string | number, comment?: string) {
@@ -147,32 +187,30 @@ export function createChargeLifecycle({ db, clock, logger, config }: Dependencie
     const amount = requested === undefined ? left : requireAmount(requested, requireCurrency(charge.currency));
     const refundId = newId();
     if (amount <= 0n || !(await reserveRefund(account, chargeId, refundId, amount, comment ?? null))) {
-      const now = await load(account, chargeId);
-      requireStatus(now, 'refund');
+      requireStatus(await load(account, chargeId), 'refund');
       throw new ApiError('InvalidAmountMaximumAvailableRefund', {
         message: 'The refund amount is more than what is left to refund on this charge',
       });
     }
-    const { connector, providerChargeId } = provider(charge);
-    const result = await connector.refund({ providerChargeId, amount, idempotencyKey: refundId });
-    if (!result.ok) {
-      await abandonRefund(chargeId, refundId, amount);
-      throw providerError(result.failure, undefined, 'UnableToRefund');
-    }
-    await settleRefund(chargeId, refundId, amount, result.value.providerRefundId);
-    logger.info({ chargeId, refundId, amount: String(amount) }, 'charge refunded');
+    await completeRefund(refundId);
     return toChargeView(await load(account, chargeId));
   }
 
   /** DELETE /charge/{id}: voids an authorisation, refunds a captured charge. */
   async function refundOrVoid(account: Account, chargeId: string, requested?: string | number, comment?: string) {
     const charge = await load(account, chargeId);
-    return charge.status === 'AUTHORISE' ? voidCharge(account, chargeId) : refund(account, chargeId, requested, comment);
+    if (charge.status !== 'AUTHORISE') return refund(account, chargeId, requested, comment);
+    if (requested !== undefined) {
+      throw new ApiError('InvalidChargeStatus', {
+        message: 'An authorised charge is voided in full: capture it before refunding an amount',
+      });
+    }
+    return voidCharge(account, chargeId);
   }
 
   async function get(account: Account, chargeId: string) {
     return toChargeView(await load(account, chargeId));
   }
 
-  return { capture, void: voidCharge, refund, refundOrVoid, get };
+  return { capture, void: voidCharge, refund, refundOrVoid, get, completeOperation, completeRefund };
 }

@@ -42,6 +42,7 @@ function money(minor: bigint, currency: Currency): number {
 export function toChargeView(charge: ChargeRecord): ChargeView {
   const currency = requireCurrency(charge.currency);
   const authorised = charge.status !== 'FAILED' && charge.status !== 'PROCESSING';
+  const card = cardView(charge);
   return {
     chargeId: charge.id,
     providerChargeId: charge.providerChargeId,
@@ -50,7 +51,8 @@ export function toChargeView(charge: ChargeRecord): ChargeView {
     reference: charge.reference,
     paymentInformation: {
       paymentMethodId: null,
-      card: cardView(charge),
+      card,
+      cardData: card,
       type: charge.paymentType,
       displayType: charge.cardScheme ? `${charge.cardScheme} ${charge.cardMasked?.slice(-4) ?? ''}`.trim() : null,
       providerType: charge.provider?.type ?? null,

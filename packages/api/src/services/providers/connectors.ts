@@ -3,14 +3,21 @@ import type { Provider } from '@gateway/db';
 import { createSimulatedConnector, type FailureCategory, type ProviderConnector, type ProviderFailure } from '@gateway/providers';
 import type { ServiceConfig } from '../deps';
 
-/** The connector that talks to a provider row's acquirer. */
-export function connectorFor(provider: Provider, config: ServiceConfig): ProviderConnector {
+/**
+ * How long a reversal may take. It is the call that keeps a payer from being charged twice after
+ * an unknown outcome, so it gets far longer than the provider's payment timeout.
+ */
+export const REVERSAL_TIMEOUT_MS = 10_000;
+
+/** The connector that talks to a provider row's acquirer (with another timeout for reversals). */
+export function connectorFor(provider: Provider, config: ServiceConfig, options: { timeoutMs?: number } = {}): ProviderConnector {
   switch (provider.type) {
     case 'dummy':
       return createSimulatedConnector({
         baseUrl: config.simulatorUrl,
-        timeoutMs: provider.timeoutMs,
+        timeoutMs: options.timeoutMs ?? provider.timeoutMs,
         latency: { minMs: provider.latencyMinMs, maxMs: provider.latencyMaxMs },
+        settlementDelayMs: provider.settlementDelayMs,
       });
     default:
       throw new ApiError('ProviderNotSupported', { message: `Provider type ${provider.type} is not supported` });
@@ -30,11 +37,47 @@ const FAILURE_ERRORS: Record<FailureCategory, ErrorName> = {
   over_limit: 'InvalidAmount',
 };
 
-/** A provider's refusal as the API error the client receives (always 4xx: see docs/decisions.md). */
-export function providerError(failure: ProviderFailure, details?: Record<string, string>, name?: ErrorName): ApiError {
-  return new ApiError(name ?? FAILURE_ERRORS[failure.category], {
-    message: `The provider refused the payment: ${failure.gatewayMessage}`,
+const DECLINES: ReadonlySet<FailureCategory> = new Set([
+  'do_not_honour',
+  'insufficient_funds',
+  'expired_card',
+  'stolen_card',
+  'invalid_card',
+]);
+
+/**
+ * A provider's failure as the API error the client receives (always 4xx: see docs/decisions.md).
+ * `action` names what failed ("payment", "capture", "refund"…) in the message.
+ */
+export function providerError(
+  failure: ProviderFailure,
+  options: { action?: string; details?: Record<string, string>; name?: ErrorName } = {},
+): ApiError {
+  const action = options.action ?? 'payment';
+  const message = DECLINES.has(failure.category)
+    ? `The card was declined: ${failure.gatewayMessage}`
+    : failure.retryable
+      ? `The provider could not complete the ${action}: ${failure.gatewayMessage}`
+      : `The provider refused the ${action}: ${failure.gatewayMessage}`;
+  return new ApiError(options.name ?? FAILURE_ERRORS[failure.category], {
+    message,
     retryable: failure.retryable,
+    gatewayCode: failure.gatewayCode,
+    gatewayMessage: failure.gatewayMessage,
+    details: options.details,
+  });
+}
+
+/**
+ * For a call whose outcome the provider did not make known (timeout, lost connection, provider
+ * error): the gateway is confirming it in the background, so the client must not repeat it.
+ */
+export class UnconfirmedOutcome extends ApiError {}
+
+export function unconfirmedError(failure: ProviderFailure, action: string, details: Record<string, string>): UnconfirmedOutcome {
+  return new UnconfirmedOutcome(FAILURE_ERRORS[failure.category], {
+    message: `The provider did not confirm the ${action}; the gateway keeps asking it and the charge will show the outcome. Do not repeat the ${action}.`,
+    retryable: false,
     gatewayCode: failure.gatewayCode,
     gatewayMessage: failure.gatewayMessage,
     details,

@@ -1,0 +1,159 @@
+import { ApiError, detectScheme, lookupIin, newId, type Currency } from '@gateway/core';
+import type { Charge, ChargeAttempt, Prisma } from '@gateway/db';
+import type { CardSummary, PaymentSource, ProviderFailure } from '@gateway/providers';
+import type { ChargeView } from '../../schemas/charge';
+import type { Dependencies } from '../deps';
+import { connectorFor, providerError, REVERSAL_TIMEOUT_MS } from '../providers/connectors';
+import type { ProviderWithFees } from '../providers/selection';
+import { REVERSE_QUEUE } from './queues';
+import { toChargeView } from './view';
+
+/** One way to take the payment: a provider and what to charge there. */
+export interface ChargeRoute {
+  provider: ProviderWithFees;
+  estimatedCost: bigint | undefined;
+  source: PaymentSource;
+  /** The saved payment method this route charges, when it is one (fallbacks differ by route). */
+  paymentMethodId?: string;
+}
+
+export interface AttemptPlan {
+  charge: Charge;
+  currency: Currency;
+  capture: boolean;
+  routes: ChargeRoute[];
+  /** Move on to the next route after a retryable failure (least cost, fallback payment methods). */
+  failover: boolean;
+  recurring?: boolean;
+}
+
+/**
+ * Trying further routes stops once this much time has gone: the client SDKs give up after 60 s,
+ * and an answer that arrives after they did is a payment the merchant does not know about.
+ */
+const FAILOVER_BUDGET_MS = 45_000;
+
+/** Masked-card columns of a charge for a card the provider described (stored cards, wallets). */
+export function cardColumnsFromSummary(card: CardSummary) {
+  const iin = lookupIin(card.iin.padEnd(card.length, '0'));
+  return {
+    cardMasked: `${card.iin}${'*'.repeat(Math.max(0, card.length - 10))}${card.last4}`,
+    cardIin: card.iin,
+    cardScheme: detectScheme(card.iin),
+    cardType: iin.cardType,
+    cardExpiry: `${String(card.expiryMonth).padStart(2, '0')}/${String(card.expiryYear % 100).padStart(2, '0')}`,
+    cardholder: card.cardholder ?? null,
+    cardIssuer: iin.issuer,
+    cardCountryCode: iin.countryCode,
+    cardCountry: iin.country,
+  };
+}
+
+/**
+ * Authorises (and captures) a charge whose row exists in PROCESSING, route after route. Every
+ * call carries the key `<chargeId>:<attempt>`. A failure whose outcome is unknown (timeout, lost
+ * connection, provider error) is reversed before anything else is tried: the provider may have
+ * taken the money. When the reversal cannot be confirmed either, the charge stops there and a job
+ * keeps reversing, so that no payer is ever charged twice.
+ */
+export function createAttemptRunner({ db, clock, logger, config, jobs }: Dependencies) {
+  async function reverse(route: ChargeRoute, idempotencyKey: string): Promise<boolean> {
+    const reversal = await connectorFor(route.provider, config, { timeoutMs: REVERSAL_TIMEOUT_MS }).reverse({ idempotencyKey });
+    if (reversal.ok) return true;
+    await jobs.enqueue(REVERSE_QUEUE, { providerId: route.provider.id, idempotencyKey }, { dedupeKey: `reverse:${idempotencyKey}` });
+    logger.warn({ idempotencyKey, providerId: route.provider.id, gatewayCode: reversal.failure.gatewayCode }, 'reversal left to a job');
+    return false;
+  }
+
+  async function recordFailure(chargeId: string, route: ChargeRoute, failure: ProviderFailure, error: ApiError, last: boolean) {
+    const recordAttempt = db.chargeAttempt.create({
+      data: {
+        id: newId(),
+        chargeId,
+        providerId: route.provider.id,
+        errorCode: error.code,
+        errorMessage: error.message,
+        gatewayCode: failure.gatewayCode,
+        gatewayMessage: failure.gatewayMessage,
+        isRetryable: failure.retryable,
+      },
+    });
+    if (!last) return recordAttempt;
+    const markFailed = db.charge.update({
+      where: { id: chargeId, status: 'PROCESSING' },
+      data: {
+        status: 'FAILED',
+        failureCode: error.code,
+        failureMessage: error.message,
+        gatewayCode: failure.gatewayCode,
+        gatewayMessage: failure.gatewayMessage,
+      },
+    });
+    return (await db.$transaction([recordAttempt, markFailed]))[0];
+  }
+
+  return async function runAttempts(plan: AttemptPlan): Promise<ChargeView> {
+    const { charge, currency, capture, routes } = plan;
+    const started = clock.now().getTime();
+    const failedAttempts: ChargeAttempt[] = [];
+    for (const [index, route] of routes.entries()) {
+      const attempt = index + 1;
+      const { provider, estimatedCost } = route;
+      if (attempt > 1) {
+        await db.charge.update({
+          where: { id: charge.id },
+          data: {
+            providerId: provider.id,
+            paymentMethodId: route.paymentMethodId ?? charge.paymentMethodId,
+            attemptCount: attempt,
+            estimatedCost: estimatedCost ?? null,
+            estimatedCostCurrency: estimatedCost === undefined ? null : currency.code,
+          },
+        });
+      }
+      const idempotencyKey = `${charge.id}:${attempt}`;
+      const result = await connectorFor(provider, config).authorise({
+        idempotencyKey,
+        amount: charge.amount,
+        currency: currency.code,
+        capture,
+        source: route.source,
+        recurring: plan.recurring,
+        reference: charge.reference ?? undefined,
+        descriptor: charge.descriptor ?? undefined,
+      });
+
+      if (result.ok) {
+        const { providerChargeId, captured, card } = result.value;
+        const data: Prisma.ChargeUpdateInput = captured
+          ? { status: 'SUCCESS', providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
+          : { status: 'AUTHORISE', providerChargeId };
+        const updated = await db.charge.update({
+          where: { id: charge.id, status: 'PROCESSING' },
+          data: card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data,
+        });
+        logger.info({ chargeId: charge.id, providerId: provider.id, status: updated.status, attempt }, 'charge completed');
+        // A new charge has no refunds yet and its attempts are in hand: no need to read them back.
+        return toChargeView({ ...updated, provider, refunds: [], attempts: failedAttempts });
+      }
+
+      const { failure } = result;
+      const error = providerError(failure, { details: { chargeId: charge.id } });
+      const reversed = !failure.retryable || (await reverse(route, idempotencyKey));
+      const next = routes[index + 1];
+      const last =
+        !failure.retryable ||
+        !reversed ||
+        !plan.failover ||
+        !next ||
+        clock.now().getTime() - started + next.provider.timeoutMs > FAILOVER_BUDGET_MS;
+      failedAttempts.push(await recordFailure(charge.id, route, failure, error, last));
+      logger.info(
+        { chargeId: charge.id, providerId: provider.id, attempt, category: failure.category, retryable: failure.retryable },
+        'provider attempt failed',
+      );
+      if (last) throw error;
+    }
+    throw new ApiError('NoCardProvidersConfigured');
+  };
+}

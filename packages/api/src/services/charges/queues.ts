@@ -1,0 +1,12 @@
+/** Background queues of charges (handlers in recovery.ts). */
+export const REVERSE_QUEUE = 'charge.reverse-attempt';
+export const CONFIRM_CAPTURE_QUEUE = 'charge.confirm-capture';
+export const CONFIRM_VOID_QUEUE = 'charge.confirm-void';
+export const CONFIRM_REFUND_QUEUE = 'charge.confirm-refund';
+
+/**
+ * A capture, void or refund enqueues its confirming job before it calls the provider, due this
+ * long later: if the request finishes, it cancels the job; if the process dies on the way, the
+ * job finds out from the provider (same idempotency key) what happened.
+ */
+export const CONFIRM_AFTER_MS = 2 * 60_000;
