@@ -59,7 +59,17 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const database = await openDatabase({ url: options.databaseUrl, dataDir: options.dataDir && join(options.dataDir, 'db') });
     closers.push(() => database.close());
 
-    const simulator = options.simulatorUrl ? undefined : await startSimulator({ host: '127.0.0.1', port: 0 });
+    const clock = options.clock ?? systemClock;
+    // The in-process acquirer keeps its stored cards and payments next to the embedded data, so
+    // saved payment methods survive a restart.
+    const simulator = options.simulatorUrl
+      ? undefined
+      : await startSimulator({
+          host: '127.0.0.1',
+          port: 0,
+          clock,
+          stateFile: options.dataDir && join(options.dataDir, 'simulator-state.jsonl'),
+        });
     if (simulator) closers.push(() => simulator.close());
     const simulatorUrl = options.simulatorUrl ?? simulator?.url ?? '';
 
@@ -74,7 +84,6 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const url = `http://${options.host}:${(server.address() as AddressInfo).port}`;
     const publicUrl = options.publicUrl ?? url;
 
-    const clock = options.clock ?? systemClock;
     const { keyring, ccvRetentionSeconds } = options;
     const services = createServices({
       db: database.prisma,

@@ -136,3 +136,75 @@ export const chargeListOutput = z
 export const cardChargeInput = z.object({ ...chargeFields, paymentInformation: cardInput.optional() });
 export type CardChargeInput = z.infer<typeof cardChargeInput>;
 export type ChargeFieldsInput = z.infer<z.ZodObject<typeof chargeFields>>;
+
+const recurring = booleanInput.optional().meta({ description: 'A merchant-initiated repeat payment on stored details' });
+
+export const tokenChargeInput = z.object({
+  ...chargeFields,
+  token: z.string().min(1).max(64),
+  transfer: z.object({ account: z.string().max(100), amount: amountInput }).optional(),
+});
+export type TokenChargeInput = z.infer<typeof tokenChargeInput>;
+
+export const paymentMethodChargeInput = z.object({ ...chargeFields, paymentMethodId: z.string().min(1).max(64), recurring });
+export type PaymentMethodChargeInput = z.infer<typeof paymentMethodChargeInput>;
+
+export const customerChargeInput = z.object({ ...chargeFields, customerId: z.string().min(1).max(64), recurring });
+export type CustomerChargeInput = z.infer<typeof customerChargeInput>;
+
+export const bankAccountInput = z.object({
+  bankCode: z.string().min(1).max(20),
+  accountNumber: z.string().min(1).max(34),
+  accountName: z.string().min(1).max(100),
+});
+
+export const bankAccountChargeInput = z.object({
+  ...chargeFields,
+  providerId: z.string().min(1),
+  bankPaymentInformation: bankAccountInput,
+});
+export type BankAccountChargeInput = z.infer<typeof bankAccountChargeInput>;
+
+const { geolocation: _notForNetworkTokens, ...networkTokenFields } = chargeFields;
+export const networkTokenChargeInput = z.object({
+  ...networkTokenFields,
+  networkTokenId: z.string().min(1).max(64),
+  providerId: z.string().min(1),
+});
+export type NetworkTokenChargeInput = z.infer<typeof networkTokenChargeInput>;
+
+/** A device wallet (Apple Pay) token as the wallet produced it. */
+export const walletTokenInput = z.object({
+  paymentData: z.object({
+    data: z.string().min(1).max(20_000),
+    signature: z.string().max(20_000).optional(),
+    header: z
+      .object({
+        publicKeyHash: z.string().max(200).optional(),
+        ephemeralPublicKey: z.string().max(1000).optional(),
+        transactionId: z.string().max(200).optional(),
+      })
+      .optional(),
+    version: z.string().max(20),
+  }),
+  paymentMethod: z
+    .object({ displayName: z.string().max(100).optional(), network: z.string().max(40).optional(), type: z.string().max(40).optional() })
+    .optional(),
+});
+
+export const walletChargeInput = z.object({
+  token: walletTokenInput,
+  amount: chargeFields.amount,
+  currency: chargeFields.currency,
+  reference: chargeFields.reference,
+  descriptor: chargeFields.descriptor,
+  ip: chargeFields.ip,
+  userAgent: z.string().max(500).optional(),
+  firstName: chargeFields.firstName,
+  lastName: chargeFields.lastName,
+  email: chargeFields.email,
+  phone: chargeFields.phone,
+  order: chargeFields.order,
+  address: chargeFields.address,
+});
+export type WalletChargeInput = z.infer<typeof walletChargeInput>;

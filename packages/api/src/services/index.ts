@@ -4,6 +4,7 @@ import type { Dependencies } from './deps';
 import { createIdempotencyService } from './idempotency';
 import { createMaintenance } from './maintenance';
 import { createProviderService } from './providers/provider-service';
+import { createTokenConsumer } from './tokens/consume';
 import { createVaultService } from './vault';
 
 export type { Clock, Dependencies, Logger, ServiceConfig } from './deps';
@@ -11,9 +12,10 @@ export { systemClock } from './deps';
 
 /** Wires every service from its explicit dependencies. */
 export function createServices(deps: Dependencies) {
-  const charges = createChargeService(deps);
-  const idempotency = createIdempotencyService(deps);
   const vault = createVaultService(deps);
+  const tokens = createTokenConsumer(deps);
+  const charges = createChargeService(deps, { vault, tokens });
+  const idempotency = createIdempotencyService(deps);
   const maintenance = createMaintenance(deps, [
     { name: 'abandoned charges', run: charges.sweepAbandoned },
     { name: 'idempotency keys', run: idempotency.sweep },

@@ -56,6 +56,8 @@ export function cardColumnsFromSummary(card: CardSummary) {
  * taken the money. When the reversal cannot be confirmed either, the charge stops there and a job
  * keeps reversing, so that no payer is ever charged twice.
  */
+export type AttemptRunner = ReturnType<typeof createAttemptRunner>;
+
 export function createAttemptRunner({ db, clock, logger, config, jobs }: Dependencies) {
   async function reverse(route: ChargeRoute, idempotencyKey: string): Promise<boolean> {
     const reversal = await connectorFor(route.provider, config, { timeoutMs: REVERSAL_TIMEOUT_MS }).reverse({ idempotencyKey });

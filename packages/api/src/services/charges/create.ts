@@ -3,7 +3,6 @@ import {
   isExpired,
   lookupIin,
   maskCardNumber,
-  newId,
   parseExpiry,
   formatExpiry,
   estimateCost,
@@ -11,40 +10,19 @@ import {
   type IinData,
   type Route,
 } from '@gateway/core';
-import type { Account, Prisma } from '@gateway/db';
+import type { Account } from '@gateway/db';
 import type { CardDetails } from '@gateway/providers';
-import type { CardChargeInput, ChargeFieldsInput } from '../../schemas/charge';
+import type { CardChargeInput } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
 import { requireAmount, requireCurrency } from '../money';
 import { cardFactsFor, feeRules, leastCostRoutes, requireProvider, type ProviderWithFees } from '../providers/selection';
 import type { createAttemptRunner } from './attempts';
+import { chargeDetails, chargeRow } from './records';
 
 type AttemptRunner = ReturnType<typeof createAttemptRunner>;
 
 /** Where a card charge goes: the provider the caller named, or the cheapest eligible one. */
 export type CardChargeTarget = { providerId: string } | 'least-cost';
-
-/** The request fields every charge variant stores as they were sent. */
-export function chargeDetails(input: ChargeFieldsInput) {
-  return {
-    reference: input.reference ?? null,
-    email: input.email ?? null,
-    phone: input.phone ?? null,
-    firstName: input.firstName ?? null,
-    lastName: input.lastName ?? null,
-    customerCode: input.customerCode ?? null,
-    invoiceNumber: input.invoiceNumber ?? null,
-    ip: input.ip ?? null,
-    descriptor: input.descriptor ?? null,
-    initiator: input.initiator ?? null,
-    threeDsNotificationUrl: input.threeDSNotificationUrl ?? null,
-    address: input.address as Prisma.InputJsonValue | undefined,
-    order: input.order as Prisma.InputJsonValue | undefined,
-    geolocation: input.geolocation as Prisma.InputJsonValue | undefined,
-    metadata: input.metadata as Prisma.InputJsonValue | undefined,
-    webhook: input.webhook as Prisma.InputJsonValue | undefined,
-  };
-}
 
 export function createCardCharging(deps: Dependencies, runAttempts: AttemptRunner) {
   const { db, clock } = deps;
@@ -90,28 +68,25 @@ export function createCardCharging(deps: Dependencies, runAttempts: AttemptRunne
       cardholder: payment.cardholder,
     };
     const charge = await db.charge.create({
-      data: {
-        id: newId(),
-        accountId: account.id,
-        providerId: first.provider.id,
-        attemptCount: 1,
-        status: 'PROCESSING',
-        currency: currency.code,
+      data: chargeRow(account, {
+        currency,
         amount,
-        estimatedCost: first.estimatedCost ?? null,
-        estimatedCostCurrency: first.estimatedCost === undefined ? null : currency.code,
+        provider: first.provider,
+        estimatedCost: first.estimatedCost,
         paymentType: 'CARD',
-        cardMasked: maskCardNumber(payment.cardNumber),
-        cardIin: payment.cardNumber.slice(0, 6),
-        cardScheme: iin.scheme,
-        cardType: iin.cardType,
-        cardExpiry: formatExpiry(expiry),
-        cardholder: payment.cardholder ?? null,
-        cardIssuer: iin.issuer,
-        cardCountryCode: iin.countryCode,
-        cardCountry: iin.country,
-        ...chargeDetails(input),
-      },
+        columns: {
+          cardMasked: maskCardNumber(payment.cardNumber),
+          cardIin: payment.cardNumber.slice(0, 6),
+          cardScheme: iin.scheme,
+          cardType: iin.cardType,
+          cardExpiry: formatExpiry(expiry),
+          cardholder: payment.cardholder ?? null,
+          cardIssuer: iin.issuer,
+          cardCountryCode: iin.countryCode,
+          cardCountry: iin.country,
+          ...chargeDetails(input),
+        },
+      }),
     });
     return runAttempts({
       charge,

@@ -1,19 +1,26 @@
 import type { Dependencies } from '../deps';
 import { createAttemptRunner } from './attempts';
 import { createCardCharging } from './create';
+import { createDebitCharging } from './debits';
 import { createChargeLifecycle } from './lifecycle';
 import { createChargeRecovery } from './recovery';
 import { createChargeSearch } from './search';
+import { createStoredCharging, type StoredChargingDeps } from './stored';
 
-export function createChargeService(deps: Dependencies) {
+export type { ChargeOrigin, TokenConsumer } from './stored';
+
+export function createChargeService(deps: Dependencies, stored: Pick<StoredChargingDeps, 'vault' | 'tokens'>) {
+  const runAttempts = createAttemptRunner(deps);
+  const debits = createDebitCharging(deps);
   const lifecycle = createChargeLifecycle(deps);
-  const { jobHandlers, sweepAbandoned } = createChargeRecovery(deps, lifecycle);
+  const recovery = createChargeRecovery(deps, lifecycle);
   return {
-    createCardCharge: createCardCharging(deps, createAttemptRunner(deps)),
+    createCardCharge: createCardCharging(deps, runAttempts),
+    ...createStoredCharging(deps, { ...stored, runAttempts, debits }),
     search: createChargeSearch(deps),
     ...lifecycle,
-    jobHandlers,
-    sweepAbandoned,
+    jobHandlers: { ...recovery.jobHandlers, ...debits.jobHandlers },
+    sweepAbandoned: recovery.sweepAbandoned,
   };
 }
 

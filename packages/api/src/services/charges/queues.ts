@@ -10,3 +10,6 @@ export const CONFIRM_REFUND_QUEUE = 'charge.confirm-refund';
  * job finds out from the provider (same idempotency key) what happened.
  */
 export const CONFIRM_AFTER_MS = 2 * 60_000;
+
+/** Asks the provider whether a bank-account or PayTo debit has settled (or failed). */
+export const SETTLE_DEBIT_QUEUE = 'charge.settle-debit';

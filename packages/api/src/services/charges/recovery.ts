@@ -59,7 +59,12 @@ export function createChargeRecovery({ db, clock, logger, config }: Dependencies
    */
   async function sweepAbandoned(): Promise<number> {
     const stuck = await db.charge.findMany({
-      where: { status: 'PROCESSING', dateAdded: { lt: new Date(clock.now().getTime() - STUCK_AFTER_MS) } },
+      // Debits have a settling job of their own that sends them again.
+      where: {
+        status: 'PROCESSING',
+        paymentType: { notIn: ['BANK_ACCOUNT', 'PAYTO'] },
+        dateAdded: { lt: new Date(clock.now().getTime() - STUCK_AFTER_MS) },
+      },
       take: 100,
     });
     let failed = 0;

@@ -61,14 +61,10 @@ export function createChargeSearch({ db }: Dependencies) {
         input.cardType !== undefined ? { cardScheme: input.cardType.toUpperCase() } : {},
         input.cardholder !== undefined ? { cardholder: input.cardholder } : {},
         input.cardNumber !== undefined ? cardNumberFilter(input.cardNumber) : {},
-        // Customers, payment methods, batches and subscriptions arrive with later features;
-        // until then no charge belongs to one, so such a filter matches nothing.
-        input.customerId !== undefined ||
-        input.paymentMethodId !== undefined ||
-        input.batchId !== undefined ||
-        input.subscriptionId !== undefined
-          ? { id: '' }
-          : {},
+        input.customerId !== undefined ? { customerId: input.customerId } : {},
+        input.paymentMethodId !== undefined ? { paymentMethodId: input.paymentMethodId } : {},
+        input.batchId !== undefined ? { batchId: input.batchId } : {},
+        input.subscriptionId !== undefined ? { subscriptionId: input.subscriptionId } : {},
         dateRange(input),
         amountRange(input.amountGreaterThan, input.amountLessThan),
       ],

@@ -1,16 +1,23 @@
 import { publicStatus, toWireAmount, type Currency } from '@gateway/core';
-import type { Charge, ChargeAttempt, Prisma, Provider, Refund } from '@gateway/db';
+import type { Charge, ChargeAttempt, Customer, Prisma, Provider, Refund } from '@gateway/db';
 import type { ChargeView } from '../../schemas/charge';
 import { requireCurrency } from '../money';
 
 /** Relations a charge is always read with, so that it can be answered in full. */
 export const chargeInclude = {
   provider: true,
+  customer: true,
   refunds: { where: { status: 'SUCCEEDED' }, orderBy: { dateAdded: 'asc' } },
   attempts: { orderBy: { dateAttempted: 'asc' } },
 } as const satisfies Prisma.ChargeInclude;
 
-export type ChargeRecord = Charge & { provider: Provider | null; refunds: Refund[]; attempts: ChargeAttempt[] };
+export type ChargeRecord = Charge & {
+  provider: Provider | null;
+  refunds: Refund[];
+  attempts: ChargeAttempt[];
+  /** Read with the charge when it has one; a charge just made may leave it out. */
+  customer?: Customer | null;
+};
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
@@ -39,6 +46,21 @@ function money(minor: bigint, currency: Currency): number {
   return toWireAmount(minor, currency);
 }
 
+/** The customer summary embedded in answers (a removed customer's contact details are gone). */
+export function customerSummary(customer: Customer) {
+  const removed = customer.dateRemoved !== null;
+  return {
+    customerId: customer.id,
+    reference: customer.reference,
+    firstName: customer.firstName,
+    lastName: customer.lastName,
+    email: removed ? 'deleted' : customer.email,
+    phone: removed ? 'deleted' : customer.phone,
+    dateAdded: customer.dateAdded.toISOString(),
+    dateRemoved: iso(customer.dateRemoved),
+  };
+}
+
 export function toChargeView(charge: ChargeRecord): ChargeView {
   const currency = requireCurrency(charge.currency);
   const authorised = charge.status !== 'FAILED' && charge.status !== 'PROCESSING';
@@ -50,16 +72,18 @@ export function toChargeView(charge: ChargeRecord): ChargeView {
     providerId: charge.providerId,
     reference: charge.reference,
     paymentInformation: {
-      paymentMethodId: null,
+      paymentMethodId: charge.paymentMethodId,
       card,
       cardData: card,
       type: charge.paymentType,
       displayType: charge.cardScheme ? `${charge.cardScheme} ${charge.cardMasked?.slice(-4) ?? ''}`.trim() : null,
       providerType: charge.provider?.type ?? null,
       email: charge.email,
-      bankPayment: null,
+      bankPayment: charge.bankAccountNumber
+        ? { bankCode: charge.bankCode, accountNumber: charge.bankAccountNumber, accountName: charge.bankAccountName }
+        : null,
     },
-    customerId: null,
+    customerId: charge.customerId,
     status: publicStatus(charge.status),
     dateAdded: charge.dateAdded.toISOString(),
     successDate: iso(charge.successDate),
@@ -78,7 +102,7 @@ export function toChargeView(charge: ChargeRecord): ChargeView {
       gatewayMessage: a.gatewayMessage,
       isRetryable: a.isRetryable,
     })),
-    customer: null,
+    customer: charge.customer ? customerSummary(charge.customer) : null,
     provider: charge.provider ? { providerId: charge.provider.id, type: charge.provider.type, name: charge.provider.name } : null,
     threeDSServerTransID: null,
     threeDsVerified: false,
@@ -89,8 +113,8 @@ export function toChargeView(charge: ChargeRecord): ChargeView {
     visaInstallments: null,
     descriptor: charge.descriptor,
     threeDsRedirectUrl: null,
-    paymentTokenId: null,
-    subscriptionId: null,
+    paymentTokenId: charge.paymentTokenId,
+    subscriptionId: charge.subscriptionId,
     metadata: (charge.metadata as Record<string, string> | null) ?? null,
   };
 }

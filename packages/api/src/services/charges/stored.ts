@@ -1,0 +1,305 @@
+import { ApiError, estimateCost, lookupIin, newId, notFound, parseExpiry } from '@gateway/core';
+import type { Account, PaymentMethod, PaymentToken, Prisma } from '@gateway/db';
+import type { PaymentSource } from '@gateway/providers';
+import type {
+  BankAccountChargeInput,
+  ChargeFieldsInput,
+  CustomerChargeInput,
+  NetworkTokenChargeInput,
+  PaymentMethodChargeInput,
+  TokenChargeInput,
+  WalletChargeInput,
+} from '../../schemas/charge';
+import type { Dependencies } from '../deps';
+import { requireAmount, requireCurrency } from '../money';
+import { cardFactsFor, feeRules, requireProvider, type ProviderWithFees } from '../providers/selection';
+import type { VaultService } from '../vault';
+import type { AttemptRunner, ChargeRoute } from './attempts';
+import type { createDebitCharging } from './debits';
+import { cardColumnsOf, chargeDetails, chargeRow } from './records';
+
+/** What charging a payment token needs from the token service (services/tokens). */
+export interface TokenConsumer {
+  consume(account: Account, tokenId: string, usedBy: string, tx?: Prisma.TransactionClient): Promise<PaymentToken>;
+}
+
+export interface StoredChargingDeps {
+  runAttempts: AttemptRunner;
+  debits: ReturnType<typeof createDebitCharging>;
+  vault: Pick<VaultService, 'readCard' | 'consumeCcv'>;
+  tokens: TokenConsumer;
+}
+
+/** Links a charge keeps to where it came from. */
+export interface ChargeOrigin {
+  subscriptionId?: string;
+  batchId?: string;
+  paymentLinkId?: string;
+}
+
+const vaultReader = (account: Account) => `secret-key:…${account.secretKeyHint}`;
+
+/**
+ * Charges on stored details: a saved payment method (falling back to its fallbackPaymentMethodId
+ * after a retryable failure), a customer's default method, a payment token, a network token, a
+ * device-wallet token, and bank accounts. Card routes go through the attempt runner; bank-account
+ * and PayTo methods through the debit flow.
+ */
+export function createStoredCharging({ db, clock }: Dependencies, { runAttempts, debits, vault, tokens }: StoredChargingDeps) {
+  /** The charge currency for a provider (its own by default), and the amount in its minor units. */
+  function money(input: { amount: string | number; currency?: string }, provider: ProviderWithFees) {
+    const currency = requireCurrency(input.currency ?? provider.currency);
+    const amount = requireAmount(input.amount, currency);
+    if (currency.code !== provider.currency) {
+      throw new ApiError('CurrencyNotSupported', { message: `Provider ${provider.id} takes ${provider.currency} only` });
+    }
+    return { currency, amount };
+  }
+
+  function cost(provider: ProviderWithFees, cardIin: string | null, amount: bigint) {
+    if (!cardIin) return undefined;
+    return estimateCost(amount, cardFactsFor(lookupIin(cardIin.padEnd(16, '0')), provider), feeRules(provider.fees));
+  }
+
+  async function activeMethod(account: Account, paymentMethodId: string): Promise<PaymentMethod> {
+    const method = await db.paymentMethod.findFirst({ where: { id: paymentMethodId, accountId: account.id } });
+    if (!method) throw notFound('InvalidPaymentMethodId', 'Payment method');
+    if (method.dateRemoved) throw new ApiError('InvalidPaymentMethodIdRemoved', { message: 'The payment method was removed' });
+    if (method.singleUse && method.usedAt)
+      throw new ApiError('InvalidPaymentMethod', { message: 'The single-use payment method was used' });
+    return method;
+  }
+
+  async function cardRoute(method: PaymentMethod, amount: bigint, currency: string): Promise<ChargeRoute | undefined> {
+    if (method.type !== 'CARD' || !method.providerId || !method.providerPaymentMethodId) return undefined;
+    const provider = await requireProvider(db, method.accountId, method.providerId);
+    if (provider.currency !== currency) return undefined;
+    return {
+      provider,
+      estimatedCost: cost(provider, method.cardIin, amount),
+      source: { type: 'stored_card', providerToken: method.providerPaymentMethodId },
+      paymentMethodId: method.id,
+    };
+  }
+
+  async function chargeMethod(
+    account: Account,
+    method: PaymentMethod,
+    input: ChargeFieldsInput & { recurring?: boolean },
+    origin: ChargeOrigin = {},
+  ) {
+    if (!method.providerId) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method has no provider' });
+    const provider = await requireProvider(db, account.id, method.providerId);
+    const { currency, amount } = money(input, provider);
+    const columns = {
+      ...chargeDetails(input),
+      ...origin,
+      paymentMethodId: method.id,
+      customerId: method.customerId,
+      recurring: input.recurring ?? null,
+    };
+
+    if (method.type === 'BANK_ACCOUNT' || method.type === 'PAYTO') {
+      const agreementId = (method.payTo as { payToId?: string } | null)?.payToId ?? '';
+      return debits.debit(account, {
+        currency,
+        amount,
+        provider,
+        paymentType: method.type,
+        account:
+          method.type === 'PAYTO'
+            ? { type: 'payto', agreementId }
+            : {
+                type: 'bank_account',
+                bankCode: method.bankCode ?? '',
+                accountNumber: method.bankAccountNumber ?? '',
+                accountName: method.bankAccountName ?? '',
+              },
+        columns: {
+          ...columns,
+          bankCode: method.bankCode,
+          bankAccountNumber: method.bankAccountNumber,
+          bankAccountName: method.bankAccountName,
+        },
+      });
+    }
+
+    const first = await cardRoute(method, amount, currency.code);
+    if (!first) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method cannot be charged' });
+    const fallback = method.fallbackPaymentMethodId
+      ? await db.paymentMethod.findFirst({ where: { id: method.fallbackPaymentMethodId, accountId: account.id, dateRemoved: null } })
+      : null;
+    const second = fallback ? await cardRoute(fallback, amount, currency.code) : undefined;
+    const routes = second ? [first, second] : [first];
+
+    const charge = await db.charge.create({
+      data: chargeRow(account, {
+        currency,
+        amount,
+        provider,
+        estimatedCost: first.estimatedCost,
+        paymentType: 'CARD',
+        columns: { ...columns, ...cardColumnsOf(method) },
+      }),
+    });
+    try {
+      return await runAttempts({
+        charge,
+        currency,
+        capture: input.capture ?? true,
+        routes,
+        failover: routes.length > 1,
+        recurring: input.recurring,
+      });
+    } finally {
+      // The first payment with a vaulted card ends the life of its CCV, whatever the outcome.
+      for (const used of [method, fallback]) if (used?.vaultItemId) await vault.consumeCcv(account, used.vaultItemId);
+      if (method.singleUse) await db.paymentMethod.update({ where: { id: method.id }, data: { usedAt: clock.now() } });
+    }
+  }
+
+  async function createPaymentMethodCharge(account: Account, input: PaymentMethodChargeInput, origin?: ChargeOrigin) {
+    return chargeMethod(account, await activeMethod(account, input.paymentMethodId), input, origin);
+  }
+
+  async function createCustomerCharge(account: Account, input: CustomerChargeInput) {
+    const customer = await db.customer.findFirst({ where: { id: input.customerId, accountId: account.id } });
+    if (!customer) throw notFound('InvalidCustomerId', 'Customer');
+    if (customer.dateRemoved) throw new ApiError('InvalidCustomerIdRemoved', { message: 'The customer was removed' });
+    if (!customer.defaultPaymentMethodId) throw new ApiError('CustomerHasNoDefaultPaymentMethodId');
+    return chargeMethod(account, await activeMethod(account, customer.defaultPaymentMethodId), input);
+  }
+
+  async function createTokenCharge(account: Account, input: TokenChargeInput, origin: ChargeOrigin = {}) {
+    const chargeId = newId();
+    const token = await tokens.consume(account, input.token, `charge:${chargeId}`);
+    if (!token.vaultItemId) throw new ApiError('InvalidOrExpiredToken');
+    const provider = await requireProvider(db, account.id, token.providerId);
+    const { currency, amount } = money(input, provider);
+    const expiry = parseExpiry(token.cardExpiry ?? '');
+    if (!expiry) throw new ApiError('InvalidExpiryDate');
+    const card = await vault.readCard(account, token.vaultItemId, { actor: vaultReader(account), purpose: `charge ${chargeId}` });
+    const charge = await db.charge.create({
+      data: chargeRow(account, {
+        id: chargeId,
+        currency,
+        amount,
+        provider,
+        estimatedCost: cost(provider, token.cardIin, amount),
+        paymentType: 'CARD',
+        columns: {
+          ...chargeDetails(input),
+          ...cardColumnsOf(token),
+          ...origin,
+          paymentTokenId: token.id,
+          transfer: input.transfer as Prisma.InputJsonValue | undefined,
+        },
+      }),
+    });
+    const source: PaymentSource = {
+      type: 'card',
+      card: {
+        number: card.cardNumber,
+        expiryMonth: expiry.month,
+        expiryYear: expiry.year,
+        cvc: card.ccv,
+        cardholder: token.cardholder ?? undefined,
+      },
+    };
+    try {
+      return await runAttempts({
+        charge,
+        currency,
+        capture: input.capture ?? true,
+        routes: [{ provider, estimatedCost: charge.estimatedCost ?? undefined, source }],
+        failover: false,
+      });
+    } finally {
+      await vault.consumeCcv(account, token.vaultItemId);
+    }
+  }
+
+  async function createBankAccountCharge(account: Account, input: BankAccountChargeInput) {
+    const provider = await requireProvider(db, account.id, input.providerId);
+    const { currency, amount } = money(input, provider);
+    const { bankCode, accountNumber, accountName } = input.bankPaymentInformation;
+    return debits.debit(account, {
+      currency,
+      amount,
+      provider,
+      paymentType: 'BANK_ACCOUNT',
+      account: { type: 'bank_account', bankCode, accountNumber, accountName },
+      columns: { ...chargeDetails(input), bankCode, bankAccountNumber: accountNumber, bankAccountName: accountName },
+    });
+  }
+
+  async function createNetworkTokenCharge(account: Account, input: NetworkTokenChargeInput) {
+    const method = await db.paymentMethod.findFirst({
+      where: { accountId: account.id, networkTokenId: input.networkTokenId, dateRemoved: null },
+    });
+    if (!method) throw notFound('InvalidPaymentMethodId', 'Network token');
+    const provider = await requireProvider(db, account.id, input.providerId);
+    const { currency, amount } = money(input, provider);
+    const charge = await db.charge.create({
+      data: chargeRow(account, {
+        currency,
+        amount,
+        provider,
+        estimatedCost: cost(provider, method.cardIin, amount),
+        paymentType: 'CARD',
+        columns: {
+          ...chargeDetails(input),
+          ...cardColumnsOf(method),
+          paymentMethodId: method.id,
+          customerId: method.customerId,
+          networkTokenId: input.networkTokenId,
+        },
+      }),
+    });
+    const source: PaymentSource = { type: 'network_token', networkTokenId: input.networkTokenId };
+    return runAttempts({
+      charge,
+      currency,
+      capture: input.capture ?? true,
+      routes: [{ provider, estimatedCost: charge.estimatedCost ?? undefined, source }],
+      failover: false,
+    });
+  }
+
+  /** Apple Pay, with the public key; the provider named by the `providerId` header, else the oldest. */
+  async function createWalletCharge(account: Account, input: WalletChargeInput, providerId: string | undefined) {
+    const id =
+      providerId ??
+      (await db.provider.findFirst({ where: { accountId: account.id, dateRemoved: null, type: 'dummy' }, orderBy: { dateAdded: 'asc' } }))
+        ?.id;
+    if (!id) throw new ApiError('NoCardProvidersConfigured');
+    const provider = await requireProvider(db, account.id, id);
+    const { currency, amount } = money(input, provider);
+    const charge = await db.charge.create({
+      data: chargeRow(account, {
+        currency,
+        amount,
+        provider,
+        estimatedCost: undefined,
+        paymentType: 'APPLE_PAY',
+        columns: chargeDetails(input),
+      }),
+    });
+    const { paymentData } = input.token;
+    const source: PaymentSource = {
+      type: 'wallet',
+      wallet: 'apple_pay',
+      paymentData: { ...paymentData, signature: paymentData.signature ?? '', header: paymentData.header ?? {} },
+    };
+    return runAttempts({ charge, currency, capture: true, routes: [{ provider, estimatedCost: undefined, source }], failover: false });
+  }
+
+  return {
+    createPaymentMethodCharge,
+    createCustomerCharge,
+    createTokenCharge,
+    createBankAccountCharge,
+    createNetworkTokenCharge,
+    createWalletCharge,
+  };
+}
