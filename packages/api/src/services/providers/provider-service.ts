@@ -1,61 +1,202 @@
-import { newUuid, parseDecimal, toMinorUnits } from '@gateway/core';
-import type { Account } from '@gateway/db';
+import { ApiError, formatAmount, MAX_MINOR_UNITS, newUuid, parseDecimal, seal, toMinorUnits, type Currency } from '@gateway/core';
+import type { Account, Prisma, ProviderFee } from '@gateway/db';
+import type { NewProviderInput, ProviderChanges, ProviderView } from '../../schemas/provider';
+import { paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
+import { providerCredentialsAad, sealedColumns } from '../sealed-data';
+import { dummySettings, supportedType, type ConnectorSettings } from './provider-types';
+import { requireProvider, type ProviderWithFees } from './selection';
+import { toProviderView } from './view';
 
 export interface FeeInput {
   cardScheme?: string | null;
   isInternationalCard?: boolean | null;
-  /** Fixed fee per transaction in major units of the provider currency, e.g. "0.30". */
-  transactionCost: string | number;
-  /** Percentage of the amount, e.g. "1.75". */
-  transactionPercentage: string | number;
+  /** Fixed fee per transaction in major units of the provider currency, e.g. "0.30" (default 0). */
+  transactionCost?: string | number;
+  /** Percentage of the amount, e.g. "1.75" (default 0). */
+  transactionPercentage?: string | number;
 }
 
-export interface NewProvider {
+/** A provider as the gateway stores it; connector settings absent take the database defaults. */
+export interface NewProvider extends Partial<ConnectorSettings> {
   type: string;
   name: string;
   currency: string;
   country?: string | null;
   environment?: string;
-  latency?: { minMs: number; maxMs: number };
-  timeoutMs?: number;
   fees?: FeeInput[];
+  /** The authenticationParameters: stored sealed, answered masked. */
+  credentials?: Record<string, string>;
+  additionalParameters?: Record<string, string>;
+  threeDsProviderId?: string | null;
 }
 
-export function createProviderService({ db }: Dependencies) {
+function invalidFee(field: string, problem: string): ApiError {
+  return new ApiError('ValidationError', { message: `Invalid fee schedule: ${problem}`, details: { [field]: problem } });
+}
+
+/** The rows of a fee schedule, amounts checked against the provider currency (90 naming the field). */
+function feeRows(fees: readonly FeeInput[], currency: Currency) {
+  return fees.map((fee, i) => {
+    const decimal = parseDecimal(fee.transactionCost ?? 0);
+    const fixedMinor = decimal && toMinorUnits(decimal, currency);
+    if (fixedMinor === undefined || fixedMinor < 0n || fixedMinor > MAX_MINOR_UNITS) {
+      throw invalidFee(`costData.${i}.transactionCost`, `at least 0, with at most ${currency.exponent} decimal places in ${currency.code}`);
+    }
+    const percentage = String(fee.transactionPercentage ?? 0).trim();
+    if (!/^\d{1,3}(\.\d{1,4})?$/.test(percentage) || Number(percentage) > 100) {
+      throw invalidFee(`costData.${i}.transactionPercentage`, 'from 0 to 100, with at most 4 decimal places');
+    }
+    return {
+      id: newUuid(),
+      cardScheme: fee.cardScheme?.toUpperCase() ?? null,
+      isInternationalCard: fee.isInternationalCard ?? null,
+      fixedMinor,
+      percentage,
+    };
+  });
+}
+
+/** A stored fee line as input again, its fixed fee in major units of `currency`. */
+function feeInputOf(fee: ProviderFee, currency: Currency): FeeInput {
   return {
-    async create(account: Account, input: NewProvider) {
-      const currency = requireCurrency(input.currency);
-      const fees = (input.fees ?? []).map((fee) => {
-        const fixed = parseDecimal(fee.transactionCost);
-        const percentage = parseDecimal(fee.transactionPercentage);
-        const fixedMinor = fixed && toMinorUnits(fixed, currency);
-        if (fixedMinor === undefined || !percentage) throw new Error('fee amounts must be decimals the currency can hold');
-        return {
-          id: newUuid(),
-          cardScheme: fee.cardScheme?.toUpperCase() ?? null,
-          isInternationalCard: fee.isInternationalCard ?? null,
-          fixedMinor,
-          percentage: String(fee.transactionPercentage),
-        };
+    cardScheme: fee.cardScheme,
+    isInternationalCard: fee.isInternationalCard,
+    transactionCost: formatAmount(fee.fixedMinor, currency),
+    transactionPercentage: fee.percentage.toString(),
+  };
+}
+
+function settingColumns(settings: Partial<ConnectorSettings>) {
+  return {
+    latencyMinMs: settings.latency?.minMs,
+    latencyMaxMs: settings.latency?.maxMs,
+    timeoutMs: settings.timeoutMs,
+    settlementDelayMs: settings.settlementDelayMs,
+  };
+}
+
+export function createProviderService({ db, clock, config }: Dependencies) {
+  /** All the parameters sealed as one value under the master keyring; only their names in clear. */
+  function credentialColumns(providerId: string, parameters: Record<string, string>) {
+    const names = Object.keys(parameters);
+    if (names.length === 0) return { credentialsKeyId: null, credentialsKey: null, credentials: null, credentialNames: [] };
+    const sealed = sealedColumns(seal(JSON.stringify(parameters), providerCredentialsAad(providerId), config.keyring));
+    return { credentialsKeyId: sealed.keyId, credentialsKey: sealed.key, credentials: sealed.value, credentialNames: names };
+  }
+
+  /**
+   * Changes an active provider of the account that still is as `expected` (else 404, 39; or 409 when
+   * it changed meanwhile), replacing its fee schedule when `fees` is given.
+   */
+  async function change(
+    account: Account,
+    providerId: string,
+    data: Prisma.ProviderUpdateManyMutationInput,
+    { fees, expected = {} }: { fees?: ReturnType<typeof feeRows>; expected?: Prisma.ProviderWhereInput } = {},
+  ): Promise<ProviderView> {
+    const changed = await db.$transaction(async (tx) => {
+      const { count } = await tx.provider.updateMany({
+        where: { ...expected, id: providerId, accountId: account.id, dateRemoved: null },
+        data,
       });
-      return db.provider.create({
-        data: {
-          id: newUuid(),
-          accountId: account.id,
-          type: input.type,
-          name: input.name,
-          currency: currency.code,
-          country: input.country?.toUpperCase() ?? null,
-          environment: input.environment ?? 'SANDBOX',
-          latencyMinMs: input.latency?.minMs ?? 20,
-          latencyMaxMs: input.latency?.maxMs ?? 150,
-          timeoutMs: input.timeoutMs ?? 10_000,
-          fees: { create: fees },
-        },
-        include: { fees: true },
+      if (count === 0) return undefined;
+      if (fees) {
+        await tx.providerFee.deleteMany({ where: { providerId } });
+        await tx.providerFee.createMany({ data: fees.map((fee) => ({ ...fee, providerId })) });
+      }
+      return tx.provider.findUniqueOrThrow({ where: { id: providerId }, include: { fees: true } });
+    });
+    if (changed) return toProviderView(changed);
+    await requireProvider(db, account.id, providerId, 404);
+    throw new ApiError('RetryLater', { http: 409, message: 'The provider changed while this change was made; send it again' });
+  }
+
+  async function create(account: Pick<Account, 'id'>, input: NewProvider): Promise<ProviderWithFees> {
+    const id = newUuid();
+    const currency = requireCurrency(input.currency);
+    return db.provider.create({
+      data: {
+        id,
+        accountId: account.id,
+        type: input.type,
+        name: input.name,
+        currency: currency.code,
+        country: input.country?.toUpperCase() ?? null,
+        environment: input.environment ?? 'SANDBOX',
+        ...settingColumns(input),
+        ...credentialColumns(id, input.credentials ?? {}),
+        additionalParameters: input.additionalParameters ?? {},
+        threeDsProviderId: input.threeDsProviderId ?? null,
+        fees: { create: feeRows(input.fees ?? [], currency) },
+      },
+      include: { fees: true },
+    });
+  }
+
+  return {
+    create,
+
+    /** POST /provider: the connector is configured by its authenticationParameters. */
+    async add(account: Account, input: NewProviderInput): Promise<ProviderView> {
+      const type = supportedType(input.type);
+      const parameters = input.authenticationParameters ?? {};
+      const provider = await create(account, {
+        type,
+        name: input.name,
+        environment: input.environment,
+        currency: input.currency ?? account.defaultCurrency,
+        country: input.providerCountry,
+        fees: input.costData,
+        ...dummySettings(parameters),
+        credentials: parameters,
+        additionalParameters: input.additionalParameters,
+        threeDsProviderId: input.threeDsProviderId,
       });
+      return toProviderView(provider);
+    },
+
+    /**
+     * PUT /provider/{id}: absent fields stay. New authenticationParameters replace the old ones (and
+     * the settings they give); a new currency keeps the fee schedule's amounts unless costData is sent.
+     */
+    async update(account: Account, providerId: string, changes: ProviderChanges): Promise<ProviderView> {
+      const provider = await requireProvider(db, account.id, providerId, 404);
+      const from = requireCurrency(provider.currency);
+      const currency = changes.currency ? requireCurrency(changes.currency) : from;
+      const fees = changes.costData ?? (currency.code === from.code ? undefined : provider.fees.map((fee) => feeInputOf(fee, from)));
+      const parameters = changes.authenticationParameters;
+      const data: Prisma.ProviderUpdateManyMutationInput = {
+        name: changes.name,
+        country: changes.providerCountry,
+        currency: currency.code,
+        additionalParameters: changes.additionalParameters,
+        threeDsProviderId: changes.threeDsProviderId,
+        ...(parameters && { ...settingColumns(dummySettings(parameters)), ...credentialColumns(providerId, parameters) }),
+      };
+      // Fee amounts were checked against the currency read: the change applies only if it still is.
+      return change(account, providerId, data, { fees: fees && feeRows(fees, currency), expected: { currency: from.code } });
+    },
+
+    /** DELETE /provider/{id}: soft; the provider takes no more charges. */
+    remove(account: Account, providerId: string): Promise<ProviderView> {
+      return change(account, providerId, { dateRemoved: clock.now() });
+    },
+
+    async get(account: Account, providerId: string): Promise<ProviderView> {
+      return toProviderView(await requireProvider(db, account.id, providerId, 404));
+    },
+
+    /** Active providers, newest first. */
+    async list(account: Account, input: { limit?: number; skip?: number }) {
+      const where = { accountId: account.id, dateRemoved: null };
+      const { take, skip } = paging(input);
+      const [count, providers] = await Promise.all([
+        db.provider.count({ where }),
+        db.provider.findMany({ where, include: { fees: true }, orderBy: [{ dateAdded: 'desc' }, { id: 'desc' }], take, skip }),
+      ]);
+      return { limit: take, skip, count, providers: providers.map(toProviderView) };
     },
   };
 }

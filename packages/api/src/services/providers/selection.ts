@@ -1,10 +1,8 @@
 import { ApiError, isInternationalCard, parseDecimal, rankByCost, type FeeRule, type IinData, type Route } from '@gateway/core';
 import type { Db, Provider, ProviderFee } from '@gateway/db';
+import { CARD_PROVIDER_TYPES } from './provider-types';
 
 export type ProviderWithFees = Provider & { fees: ProviderFee[] };
-
-/** Connector types that can take card payments. */
-const CARD_PROVIDER_TYPES = ['dummy'];
 
 export function feeRules(fees: readonly ProviderFee[]): FeeRule[] {
   return fees.map((f) => ({
@@ -15,13 +13,28 @@ export function feeRules(fees: readonly ProviderFee[]): FeeRule[] {
   }));
 }
 
-/** An active provider of the account, or 39 Invalid Provider Id. */
-export async function requireProvider(db: Db, accountId: string, providerId: string): Promise<ProviderWithFees> {
+/** An active provider of the account, or 39 Invalid Provider Id (400; 404 for an id in the path). */
+export async function requireProvider(db: Db, accountId: string, providerId: string, http: 400 | 404 = 400): Promise<ProviderWithFees> {
   const provider = await db.provider.findFirst({
     where: { id: providerId, accountId, dateRemoved: null },
     include: { fees: true },
   });
-  if (!provider) throw new ApiError('InvalidProviderId', { message: `No provider ${providerId}` });
+  if (!provider) throw new ApiError('InvalidProviderId', { http, message: `No provider ${providerId}` });
+  return provider;
+}
+
+/** The account's oldest active card provider: where a card goes when the caller names none (else `missing()`). */
+export async function defaultCardProvider(
+  db: Db,
+  accountId: string,
+  missing = () => new ApiError('NoCardProvidersConfigured'),
+): Promise<ProviderWithFees> {
+  const provider = await db.provider.findFirst({
+    where: { accountId, dateRemoved: null, type: { in: CARD_PROVIDER_TYPES } },
+    include: { fees: true },
+    orderBy: [{ dateAdded: 'asc' }, { id: 'asc' }],
+  });
+  if (!provider) throw missing();
   return provider;
 }
 

@@ -1,0 +1,14 @@
+import { router } from '../../trpc';
+import { defaultFallbackProvider } from './default-fallback-provider';
+import { get } from './get';
+import { provider } from './provider';
+import { providerForToken } from './provider-for-token';
+import { providers } from './providers';
+
+export const infoRouter = router({
+  get,
+  providers,
+  provider,
+  providerForToken,
+  defaultFallbackProvider,
+});

@@ -1,0 +1,4 @@
+import { router } from '../../trpc';
+import { get } from './get';
+
+export const versionRouter = router({ get });

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { dateOutput } from './common';
+
+export const infoOutput = z
+  .object({
+    countries: z.array(
+      z.object({
+        friendlyName: z.string(),
+        name: z.string().meta({ description: 'ISO 3166-1 short name' }),
+        twoLetterCode: z.string(),
+        threeLetterCode: z.string(),
+        numericCode: z.string(),
+      }),
+    ),
+    currencies: z.array(
+      z.object({ id: z.string(), currencyCode: z.string(), currencyNumber: z.string(), name: z.string(), useConversion: z.boolean() }),
+    ),
+    timezones: z.array(z.string()).meta({ description: 'IANA time zone names' }),
+  })
+  .meta({ id: 'Info' });
+
+export type InfoView = z.infer<typeof infoOutput>;
+
+const none = z.array(z.never()).meta({ description: 'This gateway has no provider of this kind: always empty' });
+
+export const infoProvidersOutput = z
+  .object({
+    hasCardProviders: z.boolean().meta({ description: 'Whether a card provider of the account takes the currency asked for' }),
+    paypalProviders: none,
+    hasPaypalProviders: z.boolean(),
+    required3dsProvider: z.null(),
+    hasPayToProviders: z.boolean(),
+    payToProviders: none,
+    payToProvidersWithOptions: none,
+    hasBnplProviders: z.boolean(),
+    bnplProviders: none,
+    hasVisaInstallmentsProviders: z.boolean(),
+    visaInstallmentsProviders: none,
+    hasFraudProviders: z.boolean(),
+    fraudProviders: none,
+    hasThreeDsProviders: z.boolean(),
+    threeDsProviders: none,
+    allThreeDsProviders: none,
+    hasGooglePayProviders: z.boolean(),
+    googlePayProviders: none,
+    hasApplePayProviders: z.boolean(),
+    applePayProviders: none,
+    clickToPayEnabled: z.boolean(),
+    clickToPayOptions: z.null(),
+    hasNetworkTokenProviders: z.boolean(),
+    networkTokenProviders: none,
+  })
+  .meta({ id: 'InfoProviders' });
+
+export type InfoProvidersView = z.infer<typeof infoProvidersOutput>;
+
+export const infoProviderOutput = z
+  .object({
+    threeDsProviderId: z.string().nullable(),
+    threeDsProviderType: z.null(),
+    requiredFields: z.record(z.string(), z.string()),
+    clientParameters: z.record(z.string(), z.string()),
+    googlePay: z.null(),
+  })
+  .meta({ id: 'InfoProvider' });
+
+export type InfoProviderView = z.infer<typeof infoProviderOutput>;
+
+export const versionOutput = z
+  .object({
+    version: z.string().meta({ example: '1.0.0' }),
+    released: dateOutput,
+    region: z.string().meta({ example: 'global' }),
+  })
+  .meta({ id: 'Version' });
+
+export type VersionView = z.infer<typeof versionOutput>;

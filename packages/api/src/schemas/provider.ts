@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { booleanInput, countryInput, currencyInput } from './common';
+
+/** Keys and values as the client SDKs send them (a string → string dictionary). */
+const parametersInput = z
+  .record(z.string().min(1).max(100), z.string().max(1000))
+  .refine((p) => Object.keys(p).length <= 50, { message: 'At most 50 parameters' });
+
+/** A decimal as a JSON number or as text; fee amounts are checked against the provider currency. */
+const decimalInput = z.union([z.number(), z.string()]);
+
+/** One line of a fee schedule; an absent scheme or international flag matches any card. */
+const feeInput = z.object({
+  cardScheme: z.string().max(20).optional().meta({ description: 'Card scheme (VISA, MASTERCARD, AMEX…); absent = any' }),
+  isInternationalCard: booleanInput
+    .optional()
+    .meta({ description: 'true: cards issued outside the provider country; false: domestic cards; absent = any' }),
+  transactionCost: decimalInput.optional().meta({ description: 'Fixed fee per charge in the provider currency, e.g. 0.30 (default 0)' }),
+  transactionPercentage: decimalInput.optional().meta({ description: 'Percentage of the amount, e.g. 1.75 (default 0)' }),
+});
+
+/** The fields of a provider that POST sets and PUT may change. */
+const providerFields = {
+  name: z.string().min(1).max(100),
+  authenticationParameters: parametersInput.optional().meta({
+    description:
+      'Connector credentials and settings, stored encrypted and answered masked. dummy: MinMilliseconds, MaxMilliseconds (simulated latency, default 20–150), TimeoutMilliseconds (default 10000), SettlementDelayMilliseconds (debits, default 2000)',
+  }),
+  additionalParameters: parametersInput.optional(),
+  providerCountry: countryInput.optional().meta({ description: 'Country of the acquirer: cards issued elsewhere are international' }),
+  currency: currencyInput
+    .optional()
+    .meta({ description: "The only currency the provider takes and its fees are in (default: the account's)" }),
+  threeDsProviderId: z.string().max(64).optional(),
+  costData: z
+    .array(feeInput)
+    .max(100)
+    .optional()
+    .meta({ description: 'Fee schedule for least-cost routing (replaces the whole schedule)' }),
+};
+
+export const newProviderInput = z.object({
+  type: z
+    .string()
+    .min(1)
+    .max(50)
+    .meta({ description: 'Connector type; this gateway supports dummy (the simulated acquirer)', example: 'dummy' }),
+  environment: z.enum(['SANDBOX', 'PRODUCTION']).optional().meta({ description: 'Default SANDBOX' }),
+  ...providerFields,
+});
+export type NewProviderInput = z.infer<typeof newProviderInput>;
+
+/** PUT: every field optional, absent = unchanged. */
+export const providerChangesInput = z.object(providerFields).partial();
+export type ProviderChanges = z.infer<typeof providerChangesInput>;
+
+/** What answers show for every authenticationParameters value. */
+export const MASKED_PARAMETER = '********';
+
+const nullableString = z.string().nullable();
+const unsupported = z.null().meta({ description: 'Not supported by this gateway: always null' });
+const noConfiguration = z.array(z.never()).meta({ description: 'Not supported by this gateway: always empty' });
+
+export const providerOutput = z
+  .object({
+    providerId: z.string(),
+    type: z.string(),
+    name: z.string(),
+    environment: z.enum(['SANDBOX', 'PRODUCTION']),
+    authenticationParameters: z
+      .record(z.string(), z.literal(MASKED_PARAMETER))
+      .meta({ description: 'The names of the parameters given, each value masked' }),
+    additionalParameters: z.record(z.string(), z.string()),
+    providerCountry: nullableString,
+    costData: z.array(
+      z.object({
+        isInternationalCard: z.boolean().nullable(),
+        cardScheme: nullableString,
+        transactionCost: z.number(),
+        transactionPercentage: z.number(),
+      }),
+    ),
+    hideConfiguration: noConfiguration,
+    requireConfiguration: noConfiguration,
+    fallbackProviderId: unsupported,
+    currency: z.string(),
+    maxCapability: unsupported,
+    hasPartialRefund: z.boolean(),
+    fallbackProvider: unsupported,
+    hasThreeDsCapability: z.boolean(),
+  })
+  .meta({ id: 'Provider' });
+
+export type ProviderView = z.infer<typeof providerOutput>;
+
+export const providerListOutput = z
+  .object({ limit: z.number().int(), skip: z.number().int(), count: z.number().int(), providers: z.array(providerOutput) })
+  .meta({ id: 'ProviderList' });

@@ -1,0 +1,238 @@
+import { ApiError, newId, notFound } from '@gateway/core';
+import type { Account, Prisma } from '@gateway/db';
+import type { ProviderConnector, ProviderFailure, StoreCardRequest, StoredCard } from '@gateway/providers';
+import type { NewPaymentMethod } from '../../schemas/payment-method';
+import { cardDetails, keyedCard } from '../cards';
+import { cardColumnsFromSummary } from '../charges/attempts';
+import type { Dependencies } from '../deps';
+import { requireCurrency } from '../money';
+import { connectorFor, providerError } from '../providers/connectors';
+import { requireProvider, type ProviderWithFees } from '../providers/selection';
+import type { TokenService } from '../tokens';
+import type { VaultService } from '../vault';
+import { checkVaultCardExpiry } from '../vault/items';
+import { sealWebhook } from '../webhooks';
+import { paymentMethodInclude, type PaymentMethodRecord, type StoredNetworkToken, type StoredPayTo } from './view';
+
+export type PaymentMethodRow = Prisma.PaymentMethodUncheckedCreateInput & { id: string };
+
+/** What a card payment method needs besides the card: checks and extras at the provider. */
+interface CardExtras {
+  verify?: boolean;
+  createNetworkToken?: boolean;
+}
+
+type Columns = Omit<PaymentMethodRow, 'id' | 'accountId'>;
+
+export interface SavingDeps {
+  vault: Pick<VaultService, 'sealCard' | 'readCard' | 'consumeCcv'>;
+  tokens: Pick<TokenService, 'consume'>;
+}
+
+/** Who reads the vault for a request made with the secret key, as the audit log records it. */
+const reader = (account: Account) => `secret-key:…${account.secretKeyHint}`;
+
+/** A provider's refusal of a token it should have issued: unknown, used or expired is 51. */
+function tokenError(failure: ProviderFailure): ApiError {
+  const invalid = failure.category === 'not_found' || failure.category === 'invalid_request';
+  return providerError(failure, { action: 'token exchange', ...(invalid && { name: 'InvalidOrExpiredToken' as const }) });
+}
+
+/**
+ * The provider side of a new payment method, before its row is written: cards are stored at the
+ * provider (which keeps its own token for them) and, when asked, verified, given a network token
+ * and sealed in our vault; PayTo agreements are set up; bank accounts are kept as given.
+ */
+export function createSaving({ db, clock, logger, config }: Dependencies, { vault, tokens }: SavingDeps) {
+  /** An active payment method of the account: 404 (56) unknown, 73 removed. */
+  async function activeMethod(account: Account, paymentMethodId: string): Promise<PaymentMethodRecord> {
+    const method = await db.paymentMethod.findFirst({
+      where: { id: paymentMethodId, accountId: account.id },
+      include: paymentMethodInclude,
+    });
+    if (!method) throw notFound('InvalidPaymentMethodId', 'Payment method');
+    if (method.dateRemoved) throw new ApiError('InvalidPaymentMethodIdRemoved', { message: 'The payment method was removed' });
+    return method;
+  }
+
+  /** A zero-amount authorisation of the stored card, voided at once. */
+  async function verify(connector: ProviderConnector, provider: ProviderWithFees, id: string, providerToken: string) {
+    const result = await connector.authorise({
+      idempotencyKey: `${id}:verify`,
+      amount: 0n,
+      currency: provider.currency,
+      capture: false,
+      source: { type: 'stored_card', providerToken },
+    });
+    if (!result.ok) throw providerError(result.failure, { action: 'verification' });
+    const voided = await connector.void({ providerChargeId: result.value.providerChargeId, idempotencyKey: `${id}:verify-void` });
+    if (!voided.ok) logger.warn({ paymentMethodId: id, gatewayCode: voided.failure.gatewayCode }, 'card verification not voided');
+  }
+
+  /**
+   * The columns of a card payment method for a card the provider keeps, after the checks asked
+   * for. A card this gateway stored there (`ours`) is deleted there again when a check fails.
+   */
+  async function cardColumns(
+    provider: ProviderWithFees,
+    id: string,
+    stored: StoredCard,
+    ours: boolean,
+    extras: CardExtras,
+  ): Promise<Columns> {
+    const connector = connectorFor(provider, config);
+    const { providerToken } = stored;
+    try {
+      if (extras.verify) await verify(connector, provider, id, providerToken);
+      let networkToken: { networkTokenId: string; networkToken: StoredNetworkToken } | undefined;
+      if (extras.createNetworkToken) {
+        const created = await connector.createNetworkToken({ idempotencyKey: `${id}:network-token`, providerToken });
+        if (!created.ok) throw providerError(created.failure, { action: 'network token creation' });
+        const { networkTokenId, schemeTokenId, status } = created.value;
+        networkToken = { networkTokenId, networkToken: { schemeTokenId, status } };
+      }
+      return {
+        type: 'CARD',
+        providerId: provider.id,
+        providerPaymentMethodId: providerToken,
+        ...cardColumnsFromSummary(stored.card),
+        ...networkToken,
+      };
+    } catch (error) {
+      if (ours) await connector.deleteStoredCard({ providerToken });
+      throw error;
+    }
+  }
+
+  /**
+   * Stores a card (or the card behind a provider's single-use token) at the provider: every way of
+   * saving a card but the merchant's own provider token goes through here.
+   */
+  async function storeCard(
+    provider: ProviderWithFees,
+    id: string,
+    source: StoreCardRequest['source'],
+    extras: CardExtras = {},
+  ): Promise<Columns> {
+    const stored = await connectorFor(provider, config).storeCard({ idempotencyKey: `${id}:store`, source });
+    if (!stored.ok) throw source.type === 'card' ? providerError(stored.failure, { action: 'card storage' }) : tokenError(stored.failure);
+    return cardColumns(provider, id, stored.value, true, extras);
+  }
+
+  async function columnsFor(account: Account, id: string, usedBy: string, source: NewPaymentMethod): Promise<Columns> {
+    switch (source.kind) {
+      case 'card': {
+        const card = keyedCard(source.paymentInformation, clock.now(), { allowExpired: source.skipExpiryDateValidation });
+        const expiry = { expireSeconds: source.vaultExpireSeconds, expireDate: source.vaultExpireDate };
+        if (source.vaultCard) checkVaultCardExpiry(expiry, clock.now());
+        const columns = await storeCard(await requireProvider(db, account.id, source.providerId), id, { type: 'card', card }, source);
+        const vaulted = source.vaultCard ? await vault.sealCard(account, { cardNumber: card.number, ccv: card.cvc }, expiry) : undefined;
+        return { ...columns, vaultItemId: vaulted?.vaultId };
+      }
+      case 'token': {
+        const token = await tokens.consume(account, source.token, usedBy);
+        if (!token.vaultItemId) throw new ApiError('InvalidOrExpiredToken');
+        const provider = await requireProvider(db, account.id, token.providerId);
+        const card = await vault.readCard(account, token.vaultItemId, {
+          actor: reader(account),
+          purpose: `payment method from token ${id}`,
+        });
+        try {
+          return { ...(await storeCard(provider, id, { type: 'card', card: cardDetails(card, token) })), paymentTokenId: token.id };
+        } finally {
+          // The token is used up: its CCV has served its one purpose.
+          await vault.consumeCcv(account, token.vaultItemId);
+        }
+      }
+      case 'vault': {
+        const vaulted = await activeMethod(account, source.paymentMethodId);
+        if (!vaulted.vaultItemId) throw new ApiError('NoVaultIdAssociatedWithThisPaymentMethod');
+        const provider = await requireProvider(db, account.id, source.providerId);
+        const card = await vault.readCard(account, vaulted.vaultItemId, {
+          actor: reader(account),
+          purpose: `payment method from vault ${id}`,
+        });
+        const columns = await storeCard(provider, id, {
+          type: 'card',
+          card: cardDetails({ cardNumber: card.cardNumber, ccv: source.ccv ?? card.ccv }, vaulted),
+        });
+        return { ...columns, vaultItemId: vaulted.vaultItemId, customerId: vaulted.customerId };
+      }
+      case 'provider_token': {
+        const provider = await requireProvider(db, account.id, source.providerId);
+        const described = await connectorFor(provider, config).describeStoredCard({ providerToken: source.providerToken });
+        if (!described.ok) throw tokenError(described.failure);
+        return {
+          ...(await cardColumns(provider, id, described.value, false, source)),
+          providerPaymentMethodData: source.providerTokenData,
+        };
+      }
+      case 'single_use_token': {
+        const provider = await requireProvider(db, account.id, source.providerId);
+        const columns = await storeCard(provider, id, { type: 'single_use_token', token: source.providerToken });
+        return { ...columns, providerPaymentMethodData: source.providerTokenData };
+      }
+      case 'bank_account': {
+        const provider = await requireProvider(db, account.id, source.providerId);
+        const { bankCode, accountNumber, accountName } = source.bankPaymentInformation;
+        return { type: 'BANK_ACCOUNT', providerId: provider.id, bankCode, bankAccountNumber: accountNumber, bankAccountName: accountName };
+      }
+      case 'payto': {
+        const provider = await requireProvider(db, account.id, source.providerId);
+        const currency = requireCurrency(provider.currency);
+        const { payerName, payerPayIdDetails, description, maximumAmount } = source;
+        const result = await connectorFor(provider, config).createPayToAgreement({
+          idempotencyKey: `${id}:payto`,
+          payerName,
+          payId: payerPayIdDetails.payId,
+          payIdType: payerPayIdDetails.payIdType,
+          description,
+          maximumAmount: BigInt(maximumAmount) * 10n ** BigInt(currency.exponent),
+          currency: currency.code,
+        });
+        if (!result.ok) throw providerError(result.failure, { action: 'PayTo agreement' });
+        const payTo: StoredPayTo = {
+          payToId: result.value.agreementId,
+          status: result.value.status,
+          payerName,
+          payerPayIdDetails,
+          description,
+          maximumAmount,
+        };
+        return { type: 'PAYTO', providerId: provider.id, payTo };
+      }
+    }
+  }
+
+  return {
+    activeMethod,
+
+    /**
+     * Does the provider work of a new payment method and answers its row, not yet written (the
+     * caller writes it, with its customer when it has one). A payment token it is made from is used
+     * up by `usedBy` ("payment_method:<id>" unless a customer is being created with it).
+     */
+    async prepare(
+      account: Account,
+      source: NewPaymentMethod,
+      owner: { customerId?: string; usedBy?: string } = {},
+    ): Promise<PaymentMethodRow> {
+      if (source.fallbackPaymentMethodId) await activeMethod(account, source.fallbackPaymentMethodId);
+      const id = newId();
+      const columns = await columnsFor(account, id, owner.usedBy ?? `payment_method:${id}`, source);
+      return {
+        ...columns,
+        id,
+        accountId: account.id,
+        customerId: owner.customerId ?? columns.customerId ?? null,
+        email: source.email ?? null,
+        phone: source.phone ?? null,
+        ip: source.ip ?? null,
+        metadata: source.metadata,
+        webhook: sealWebhook(config.keyring, 'PaymentMethod', id, source.webhook),
+        fallbackPaymentMethodId: source.fallbackPaymentMethodId ?? null,
+        dateAdded: clock.now(),
+      };
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { toWireAmount } from '@gateway/core';
+import { MASKED_PARAMETER, type ProviderView } from '../../schemas/provider';
+import { requireCurrency } from '../money';
+import type { ProviderWithFees } from './selection';
+
+/** A provider as the API answers it: credentials masked, fees in minimal decimal form. */
+export function toProviderView(provider: ProviderWithFees): ProviderView {
+  const currency = requireCurrency(provider.currency);
+  return {
+    providerId: provider.id,
+    type: provider.type,
+    name: provider.name,
+    environment: provider.environment === 'PRODUCTION' ? 'PRODUCTION' : 'SANDBOX',
+    authenticationParameters: Object.fromEntries(provider.credentialNames.map((name) => [name, MASKED_PARAMETER])),
+    additionalParameters: provider.additionalParameters as Record<string, string>,
+    providerCountry: provider.country,
+    costData: provider.fees.map((fee) => ({
+      isInternationalCard: fee.isInternationalCard,
+      cardScheme: fee.cardScheme,
+      transactionCost: toWireAmount(fee.fixedMinor, currency),
+      transactionPercentage: fee.percentage.toNumber(),
+    })),
+    hideConfiguration: [],
+    requireConfiguration: [],
+    fallbackProviderId: null,
+    currency: currency.code,
+    maxCapability: null,
+    hasPartialRefund: true,
+    fallbackProvider: null,
+    hasThreeDsCapability: false,
+  };
+}
