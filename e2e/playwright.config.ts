@@ -1,16 +1,47 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineConfig } from '@playwright/test';
+import { defineConfig, devices } from '@playwright/test';
+import { createDatabase } from './database';
 
 /**
- * End-to-end tests run against the built gateway (`apps/gateway/dist/main.js`) started the way a
- * user starts it, on a fresh embedded database in a temporary folder.
+ * End-to-end tests run against the built apps started the way a user starts them: the gateway
+ * (`apps/gateway/dist/main.js`) and the dashboard (`next start`), on a new database made for the
+ * run — on the PostgreSQL server of DATABASE_URL when it is set (dropped at the end), else the
+ * embedded one in a temporary folder. Browser tests drive Debian's Chromium.
  */
-// Workers load this file again; they inherit the folder the main process made.
+// Workers load this file again; they inherit what the main process made through the environment.
 const dataDir = process.env.E2E_DATA_DIR ?? mkdtempSync(join(tmpdir(), 'gateway-e2e-'));
-process.env.E2E_DATA_DIR = dataDir;
-const port = Number(process.env.E2E_GATEWAY_PORT ?? 3199);
+const serverUrl = process.env.DATABASE_URL || '';
+const databaseUrl = process.env.E2E_DATABASE_URL ?? (serverUrl ? createDatabase(serverUrl) : '');
+const gatewayUrl = `http://127.0.0.1:${process.env.E2E_GATEWAY_PORT ?? 3199}`;
+const dashboardUrl = `http://127.0.0.1:${process.env.E2E_DASHBOARD_PORT ?? 3198}`;
+Object.assign(process.env, {
+  E2E_DATA_DIR: dataDir,
+  E2E_SERVER_URL: serverUrl,
+  E2E_DATABASE_URL: databaseUrl,
+  E2E_GATEWAY_URL: gatewayUrl,
+  E2E_DASHBOARD_URL: dashboardUrl,
+});
+
+const chromium = {
+  ...devices['Desktop Chrome'],
+  baseURL: dashboardUrl,
+  launchOptions: {
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  },
+};
+const signedIn = join(dataDir, 'staff-session.json');
 
 export default defineConfig({
   testDir: 'tests',
@@ -18,12 +49,47 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   reporter: process.env.CI ? 'list' : 'line',
-  use: { baseURL: `http://127.0.0.1:${port}` },
-  webServer: {
-    command: 'node --enable-source-maps ../apps/gateway/dist/main.js',
-    url: `http://127.0.0.1:${port}/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: { PORT: String(port), GATEWAY_DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' },
-  },
+  // Traces and videos would record what is typed into card fields: none are kept.
+  use: { trace: 'off', video: 'off', screenshot: 'off' },
+  projects: [
+    { name: 'api', testMatch: 'api-*.spec.ts', use: { baseURL: gatewayUrl } },
+    { name: 'sign-in', testMatch: 'sign-in.setup.ts', use: { ...chromium } },
+    {
+      name: 'browser',
+      testMatch: '*.spec.ts',
+      testIgnore: ['api-*.spec.ts', 'key-rotation.spec.ts'],
+      dependencies: ['sign-in'],
+      use: { ...chromium, storageState: signedIn },
+    },
+    // Last: it replaces the demo account's secret key, which the other tests use.
+    {
+      name: 'key rotation',
+      testMatch: 'key-rotation.spec.ts',
+      dependencies: ['api', 'browser'],
+      use: { ...chromium, storageState: signedIn },
+    },
+  ],
+  webServer: [
+    {
+      command: 'node --enable-source-maps ../apps/gateway/dist/main.js',
+      url: `${gatewayUrl}/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: new URL(gatewayUrl).port,
+        GATEWAY_DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl,
+        LOG_LEVEL: 'warn',
+        GATEWAY_DASHBOARD_URL: dashboardUrl,
+      },
+    },
+    {
+      command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${new URL(dashboardUrl).port}`,
+      cwd: '../apps/dashboard',
+      url: `${dashboardUrl}/sign-in`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { GATEWAY_URL: gatewayUrl, NEXT_TELEMETRY_DISABLED: '1' },
+    },
+  ],
 });

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // The project's entry point on a machine that has only Node.js and npm:
-//   npm start        install what is missing, build, start the gateway
-//   npm test         install what is missing, typecheck, run every test
+//   npm start        install what is missing, build, start the gateway and the dashboard
+//   npm test         install what is missing (Chromium too), typecheck, run every test
 //   npm run bench    install what is missing, build, run the benchmarks
 // pnpm is installed into .tools/ (nothing global); dependencies come from the npm registry only.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,6 +49,46 @@ function newer(file, than) {
   return existsSync(file) && existsSync(than) && statSync(file).mtimeMs >= statSync(than).mtimeMs;
 }
 
+/** The browser tests drive Debian's Chromium: installed with apt when missing and allowed (root). */
+function chromium() {
+  const path = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (existsSync(path)) return;
+  if (process.getuid?.() !== 0) {
+    console.warn(`→ ${path} is missing: install Chromium (apt-get install -y chromium) for the browser tests`);
+    return;
+  }
+  console.log('→ installing Chromium (apt-get)');
+  const apt = { env: { ...env, DEBIAN_FRONTEND: 'noninteractive' } };
+  must('apt-get', ['update', '-qq'], apt);
+  must('apt-get', ['install', '-y', '-qq', 'chromium'], apt);
+}
+
+/** Both apps, side by side: Ctrl-C stops both, and when one stops the other is stopped too. */
+function startApps() {
+  const host = process.env.HOST || '127.0.0.1';
+  const dashboard = { ...env, GATEWAY_URL: process.env.GATEWAY_URL || `http://${host}:${process.env.PORT || 3000}` };
+  const children = [
+    spawn(process.execPath, ['--enable-source-maps', join('apps', 'gateway', 'dist', 'main.js')], { cwd: root, stdio: 'inherit', env }),
+    spawn(
+      process.execPath,
+      [join('node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', host, '-p', process.env.DASHBOARD_PORT || '3001'],
+      {
+        cwd: join(root, 'apps', 'dashboard'),
+        stdio: 'inherit',
+        env: dashboard,
+      },
+    ),
+  ];
+  const stop = (signal) => children.forEach((child) => child.exitCode === null && child.kill(signal));
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal));
+  for (const child of children) {
+    child.on('exit', (code) => {
+      process.exitCode ||= code ?? 1;
+      stop('SIGTERM');
+    });
+  }
+}
+
 function bootstrap() {
   const p = pnpm();
   const lock = join(root, 'pnpm-lock.yaml');
@@ -66,18 +106,20 @@ function bootstrap() {
 
 const command = process.argv[2] ?? 'start';
 const p = bootstrap();
+if (command === 'test' || command === 'bootstrap') chromium();
+const buildApps = ['--filter', '@gateway/gateway', '--filter', '@gateway/dashboard', 'build'];
 switch (command) {
   case 'bootstrap':
     break;
   case 'start':
-    must(p, ['--filter', '@gateway/gateway', 'build']);
-    process.exit(run(process.execPath, ['--enable-source-maps', join('apps', 'gateway', 'dist', 'main.js')]));
+    must(p, buildApps);
+    startApps();
     break;
   case 'test': {
     must(p, ['exec', 'prettier', '--check', '--log-level=warn', '**/*.{ts,tsx,mjs}']);
     must(p, ['exec', 'turbo', 'run', 'typecheck', '--output-logs=errors-only']);
     must(p, ['--filter', '@gateway/db', 'migration:create', '--check']);
-    must(p, ['--filter', '@gateway/gateway', 'build']);
+    must(p, buildApps);
     // Unit and integration tests, then end-to-end tests against the built apps; both always run.
     const unitAndIntegration = run(p, ['exec', 'vitest', 'run']);
     const endToEnd = run(p, ['--filter', '@gateway/e2e', 'test']);

@@ -179,7 +179,13 @@ async function seed(databaseUrl: string): Promise<Target> {
       db: database.prisma,
       clock: systemClock,
       logger: console,
-      config: { errorDocsUrl: '', simulatorUrl: '', keyring: parseKeyring(`bench:${newMasterKey()}`), ccvRetentionSeconds: 300 },
+      config: {
+        errorDocsUrl: '',
+        simulatorUrl: '',
+        keyring: parseKeyring(`bench:${newMasterKey()}`),
+        ccvRetentionSeconds: 300,
+        dashboardUrl: '',
+      },
       jobs: createJobQueue({ db: database.prisma, clock: systemClock }),
     });
     const { account, secretKey } = await services.accounts.create('Benchmark');

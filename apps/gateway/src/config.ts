@@ -11,6 +11,8 @@ export interface GatewayConfig {
   logLevel: string;
   /** Base URL clients use to reach the gateway (links in error bodies, payment links). */
   publicUrl: string;
+  /** Base URL of the dashboard, which hosts the payment pages (GATEWAY_DASHBOARD_URL). */
+  dashboardUrl: string;
   /** External simulated acquirer; absent = one started inside the gateway process. */
   simulatorUrl: string | undefined;
   /** Create the demo account on an empty database. */
@@ -19,6 +21,8 @@ export interface GatewayConfig {
   masterKeys: Keyring | undefined;
   /** How long a vaulted CCV is kept when no payment uses it (docs/vault.md). */
   ccvRetentionSeconds: number;
+  /** Let webhooks reach loopback and private addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE=true; docs/webhooks.md). */
+  webhookAllowPrivate: boolean;
 }
 
 /** A CCV may be kept only briefly before a payment: at most an hour, 5 minutes by default. */
@@ -57,9 +61,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     dataDir: resolve(env.GATEWAY_DATA_DIR || '.data'),
     logLevel: env.LOG_LEVEL || 'info',
     publicUrl: (env.GATEWAY_PUBLIC_URL || `http://${host}:${port}`).replace(/\/+$/, ''),
+    dashboardUrl: (env.GATEWAY_DASHBOARD_URL || `http://127.0.0.1:${integer('DASHBOARD_PORT', env.DASHBOARD_PORT, 3001)}`).replace(
+      /\/+$/,
+      '',
+    ),
     simulatorUrl: env.GATEWAY_SIMULATOR_URL || undefined,
     seedDemo: env.GATEWAY_SEED_DEMO !== 'false',
     masterKeys: env.GATEWAY_MASTER_KEYS ? masterKeys(env.GATEWAY_MASTER_KEYS) : undefined,
     ccvRetentionSeconds: ccvRetention(env.GATEWAY_CCV_RETENTION_SECONDS),
+    webhookAllowPrivate: env.GATEWAY_WEBHOOK_ALLOW_PRIVATE === 'true',
   };
 }

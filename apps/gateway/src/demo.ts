@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from '@gateway/api';
@@ -7,6 +8,19 @@ export interface DemoAccount {
   secretKey: string;
   publicKey: string;
   providers: Array<{ providerId: string; name: string; type: string }>;
+  /** The dashboard's demo user. */
+  staff: { email: string; password: string };
+}
+
+/** Creates the demo account's dashboard user, with a random password. */
+async function createDemoStaff(services: Services, accountId: string): Promise<DemoAccount['staff']> {
+  const staff = { email: 'demo@example.com', password: randomBytes(15).toString('base64url') };
+  await services.staff.create({ id: accountId }, { ...staff, name: 'Demo Staff' });
+  return staff;
+}
+
+function save(file: string, demo: DemoAccount) {
+  writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
 }
 
 /** Two simulated acquirers in AUD: A is cheaper for domestic cards, B for international ones. */
@@ -53,15 +67,22 @@ export async function ensureDemoAccount(services: Services, dataDir: string): Pr
       secretKey,
       publicKey: account.publicKey,
       providers: providers.map((p) => ({ providerId: p.id, name: p.name, type: p.type })),
+      staff: await createDemoStaff(services, account.id),
     };
     mkdirSync(dataDir, { recursive: true });
-    writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+    save(file, demo);
     return demo;
   }
-  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as DemoAccount) : undefined;
+  if (!existsSync(file)) return undefined;
+  const demo = JSON.parse(readFileSync(file, 'utf8')) as DemoAccount;
+  if (demo.staff) return demo;
+  // A data folder from before the dashboard: its demo account gets a dashboard user too.
+  const upgraded = { ...demo, staff: await createDemoStaff(services, demo.accountId) };
+  save(file, upgraded);
+  return upgraded;
 }
 
-export function demoBanner(demo: DemoAccount, url: string, file: string): string {
+export function demoBanner(demo: DemoAccount, url: string, dashboardUrl: string, file: string): string {
   const [first] = demo.providers;
   const body = JSON.stringify({
     amount: 15.5,
@@ -78,6 +99,8 @@ export function demoBanner(demo: DemoAccount, url: string, file: string): string
     `  public key  ${demo.publicKey}`,
     ...demo.providers.map((p) => `  provider    ${p.providerId}  ${p.name} (${p.type})`),
     `  saved in    ${file}`,
+    '',
+    `Dashboard: ${dashboardUrl}  (sign in as ${demo.staff.email}, password ${demo.staff.password})`,
     '',
     'Try a charge:',
     `  curl -s ${url}/charge/card -H 'x-secretkey: ${demo.secretKey}' -H 'content-type: application/json' \\`,

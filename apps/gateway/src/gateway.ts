@@ -18,6 +18,8 @@ export interface GatewayOptions {
   /** Embedded database folder and home of demo-account.json. Absent: in-memory database, no demo. */
   dataDir?: string;
   publicUrl?: string;
+  /** Where the dashboard (and the hosted payment pages) are served; default http://127.0.0.1:3001. */
+  dashboardUrl?: string;
   simulatorUrl?: string;
   seedDemo: boolean;
   logger: Logger;
@@ -25,6 +27,10 @@ export interface GatewayOptions {
   /** Vault master keys (config.ts, master-keys.ts). */
   keyring: Keyring;
   ccvRetentionSeconds: number;
+  /** Let webhook deliveries reach loopback and private addresses (default false: refused). */
+  webhookAllowPrivate?: boolean;
+  /** How long a webhook delivery waits for an answer (default 10 s). */
+  webhookTimeoutMs?: number;
 }
 
 export interface Gateway {
@@ -89,7 +95,15 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       db: database.prisma,
       clock,
       logger,
-      config: { errorDocsUrl: `${publicUrl}/errorcodes`, simulatorUrl, keyring, ccvRetentionSeconds },
+      config: {
+        errorDocsUrl: `${publicUrl}/errorcodes`,
+        simulatorUrl,
+        keyring,
+        ccvRetentionSeconds,
+        allowPrivateWebhooks: options.webhookAllowPrivate,
+        webhookTimeoutMs: options.webhookTimeoutMs,
+        dashboardUrl: options.dashboardUrl ?? 'http://127.0.0.1:3001',
+      },
       jobs: createJobQueue({ db: database.prisma, clock }),
     });
 

@@ -14,18 +14,21 @@ const gateway = await startGateway({
   databaseUrl: config.databaseUrl,
   dataDir: config.dataDir,
   publicUrl: config.publicUrl,
+  dashboardUrl: config.dashboardUrl,
   simulatorUrl: config.simulatorUrl,
   seedDemo: config.seedDemo,
   logger,
   keyring: loadKeyring(config, logger),
   ccvRetentionSeconds: config.ccvRetentionSeconds,
+  webhookAllowPrivate: config.webhookAllowPrivate,
 }).catch((error: unknown) => {
   logger.fatal({ err: error }, 'the gateway could not start');
   process.exit(1);
 });
 
 logger.info({ url: gateway.url, database: gateway.database.kind }, 'gateway started');
-if (gateway.demo) process.stdout.write(demoBanner(gateway.demo, config.publicUrl, join(config.dataDir, 'demo-account.json')));
+if (gateway.demo)
+  process.stdout.write(demoBanner(gateway.demo, config.publicUrl, config.dashboardUrl, join(config.dataDir, 'demo-account.json')));
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

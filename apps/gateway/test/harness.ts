@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import type { NewProvider } from '@gateway/api';
 import { newMasterKey, parseKeyring } from '@gateway/core';
 import { createLogger } from '../src/logger';
@@ -53,6 +53,8 @@ export async function startTestGateway(options: Partial<GatewayOptions> = {}): P
     logger: createLogger('debug', sink),
     keyring: parseKeyring(`test:${newMasterKey()}`),
     ccvRetentionSeconds: 300,
+    // Test webhook receivers listen on 127.0.0.1.
+    webhookAllowPrivate: true,
     ...options,
   });
   return {
@@ -87,6 +89,14 @@ export function cardDataIn(text: string, cardNumbers: string[], ccvs: string[]):
   return found;
 }
 
+/** Fails unless no table, log line or kept answer holds one of these card numbers or CCVs. */
+export async function expectNoCardData(t: TestGateway, answers: string[], cardNumbers: string[], ccvs: string[]): Promise<void> {
+  const leaks = (text: string) => cardDataIn(text, cardNumbers, ccvs);
+  for (const { table, rows } of await dumpTables(t)) expect(leaks(rows.join('\n')), table).toEqual([]);
+  expect(leaks(t.logs.join('')), 'logs').toEqual([]);
+  expect(leaks(answers.join('\n')), 'answers').toEqual([]);
+}
+
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
   body: T;
@@ -118,6 +128,21 @@ export function client(baseUrl: string, secretKey?: string) {
 }
 
 export type Client = ReturnType<typeof client>;
+
+/** The same client, keeping every answer's body as text in `answers` (for scans of what answers hold). */
+export function recording(api: Client, answers: string[]): Client {
+  const keep = async <T>(response: Promise<ApiResponse<T>>) => {
+    const answer = await response;
+    answers.push(JSON.stringify(answer.body));
+    return answer;
+  };
+  return {
+    get: (path, headers) => keep(api.get(path, headers)),
+    post: (path, body, headers) => keep(api.post(path, body, headers)),
+    put: (path, body, headers) => keep(api.put(path, body, headers)),
+    delete: (path, headers) => keep(api.delete(path, headers)),
+  };
+}
 
 export const CHEAP_DOMESTIC: NewProvider = {
   type: 'dummy',
@@ -170,4 +195,27 @@ export const VISA_AU = '4242424242424242';
 
 export function card(cardNumber = VISA, extra: Record<string, unknown> = {}) {
   return { cardNumber, expiryDate: '12/30', ccv: '123', cardholder: 'Test Payer', ...extra };
+}
+
+/**
+ * The simulated acquirer's own API, as a merchant's payment page (single-use tokens) or the
+ * provider's dashboard (stored cards) would use it: for payment methods the merchant brings.
+ */
+export function acquirer(t: TestGateway) {
+  async function call(method: string, path: string, body?: unknown): Promise<ApiResponse> {
+    const response = await fetch(`${t.gateway.simulatorUrl}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', 'idempotency-key': randomBytes(8).toString('hex') },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+  }
+  const details = (number: string) => ({ number, expiryMonth: 12, expiryYear: 2030, cvc: '468', cardholder: 'Brought Payer' });
+  return {
+    singleUseToken: async (number = VISA) => String((await call('POST', '/v1/single-use-tokens', { card: details(number) })).body.token),
+    storedCard: async (number = VISA) =>
+      String((await call('POST', '/v1/cards', { source: { type: 'card', card: details(number) } })).body.token),
+    /** Whether the acquirer still keeps this stored card. */
+    keeps: async (providerToken: string) => (await call('GET', `/v1/cards/${providerToken}`)).status === 200,
+  };
 }

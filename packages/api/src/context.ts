@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Account } from '@gateway/db';
 import type { Services } from './services';
+import type { StaffIdentity } from './services/staff';
 
 /** Per-request context, built by the HTTP server for REST and tRPC calls alike. */
 export interface Context {
@@ -10,11 +11,15 @@ export interface Context {
     /** Request path, echoed as `resource` in error bodies. */
     path: string;
     headers: IncomingHttpHeaders;
+    /** The client's address, where known (sign-in limits). */
+    ip?: string;
   };
-  /** Success status chosen by the procedure's meta (201 for creations). */
-  response: { status: number };
+  /** Success status chosen by the procedure's meta (201 for creations); Set-Cookie values to send. */
+  response: { status: number; cookies?: string[] };
   /** The authenticated account; set by the key middleware (or a dashboard session). */
   account: Account | null;
+  /** The staff member signed in to the dashboard (tRPC requests with a session cookie only). */
+  staff?: StaffIdentity | null;
 }
 
 export function header(ctx: Context, name: string): string | undefined {

@@ -5,4 +5,5 @@ export { createServices, systemClock, type Services, type Clock, type Logger, ty
 export { countSealedByKey, rewrapSealedData } from './services/sealed-data';
 export { hashSecretKey } from './services/accounts';
 export type { Context } from './context';
+export { sessionTokenOf } from './routers/staff/session-cookie';
 export { toApiError, renderApiError, type ApiErrorBody } from './errors';

@@ -11,6 +11,8 @@ export type Meta = OpenApiMeta<{
   successStatus?: 200 | 201;
   /** POSTs that create: honour the Idempotency-Key header. */
   idempotent?: boolean;
+  /** Set by publicKeyOperation: browsers call it with the public key, so the HTTP layer allows CORS. */
+  browser?: boolean;
 }>;
 
 const t = initTRPC
@@ -50,6 +52,11 @@ const requirePublicKey = t.middleware(async ({ ctx, next }) => {
   return next({ ctx: { account } });
 });
 
+const requireStaff = t.middleware(({ ctx, next }) => {
+  if (!ctx.staff || !ctx.account) throw new ApiError('InvalidAuthentication', { message: 'Sign in to the dashboard' });
+  return next({ ctx: { account: ctx.account, staff: ctx.staff } });
+});
+
 /** Binds wire input (key case, aliases, nulls…) to the schema before Zod validates it. */
 function bindTo(schema: z.ZodType) {
   return t.middleware(async ({ getRawInput, next }) => {
@@ -82,5 +89,21 @@ export function secretOperation<I extends z.ZodType, O extends z.ZodType>(meta: 
 
 /** An operation a browser may call with the account's public key (x-publickey). */
 export function publicKeyOperation<I extends z.ZodType, O extends z.ZodType>(meta: Meta, input: I, output: O) {
-  return base.meta(meta).use(requirePublicKey).use(bindTo(input)).use(idempotency).input(input).output(output);
+  return base
+    .meta({ ...meta, browser: true })
+    .use(requirePublicKey)
+    .use(bindTo(input))
+    .use(idempotency)
+    .input(input)
+    .output(output);
+}
+
+/** An operation anyone may call (the hosted payment page; signing in to the dashboard). */
+export function publicOperation<I extends z.ZodType, O extends z.ZodType>(meta: Meta, input: I, output: O) {
+  return base.meta(meta).use(bindTo(input)).input(input).output(output);
+}
+
+/** A dashboard operation, over tRPC only (no REST route): needs a staff member's session. */
+export function staffOperation<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
+  return base.use(requireStaff).input(input).output(output);
 }

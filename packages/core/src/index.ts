@@ -1,5 +1,6 @@
 export * from './money/currencies';
 export * from './money/amount';
+export * from './country/countries';
 export * from './card/card-number';
 export * from './card/expiry';
 export * from './card/iin';
@@ -10,3 +11,5 @@ export * from './ids';
 export * from './time/wire-date';
 export * from './crypto/envelope';
 export * from './runtime';
+export * from './payment-link';
+export * from './subscription/schedule';

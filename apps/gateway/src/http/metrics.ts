@@ -32,8 +32,8 @@ const OPERATIONAL = new Set(['/health', '/metrics', '/openapi.json', '/errorcode
 
 const ROUTES = [
   ...new Set(
-    Object.values(appRouter._def.procedures).map(
-      (p) => (p as unknown as { _def: { meta: { openapi: { path: string } } } })._def.meta.openapi.path,
+    Object.values(appRouter._def.procedures).flatMap(
+      (p) => (p as unknown as { _def: { meta?: { openapi?: { path: string } } } })._def.meta?.openapi?.path ?? [],
     ),
   ),
 ]
@@ -44,6 +44,7 @@ const ROUTES = [
 /** The route template of a path (`/charge/{chargeId}`); every unknown path shares one label. */
 export function routeOf(path: string): string {
   if (OPERATIONAL.has(path)) return path;
+  if (path.startsWith('/trpc/')) return '/trpc';
   return ROUTES.find((r) => r.pattern.test(path))?.template ?? 'unmatched';
 }
 

@@ -3,9 +3,11 @@ import { openApiDocument, type Services } from '@gateway/api';
 import { ERRORS } from '@gateway/core';
 import type { Logger } from 'pino';
 import { maskDigits } from '../logger';
+import { createCors } from './cors';
 import { errorCodesPage } from './error-codes-page';
 import type { Metrics } from './metrics';
 import { createRestHandler, pathOf } from './rest';
+import { createTrpcHandler } from './trpc';
 
 export interface HttpDeps {
   services: Services;
@@ -25,6 +27,8 @@ function send(res: ServerResponse, status: number, type: string, body: string) {
 /** Answers every HTTP request of the gateway: operational endpoints, then the REST API. */
 export function createRequestListener({ services, logger, metrics, publicUrl, health }: HttpDeps): RequestListener {
   const rest = createRestHandler(services, logger);
+  const cors = createCors();
+  const trpc = createTrpcHandler(services, logger);
   let openapi: string | undefined;
 
   async function route(req: IncomingMessage, res: ServerResponse, path: string) {
@@ -42,6 +46,8 @@ export function createRequestListener({ services, logger, metrics, publicUrl, he
     if (req.method === 'GET' && path === '/errorcodes') {
       return send(res, 200, 'text/html; charset=utf-8', errorCodesPage(ERRORS));
     }
+    if (path.startsWith('/trpc/')) return trpc(req, res, path);
+    if (cors(req, res, path)) return;
     return rest(req, res, path);
   }
 

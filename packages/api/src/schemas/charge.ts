@@ -60,6 +60,20 @@ export const cardOutput = z.object({
     .nullable(),
 });
 
+/** The customer as embedded in other answers (a removed customer's email and phone are "deleted"). */
+export const customerSummaryOutput = z.object({
+  customerId: z.string(),
+  reference: nullableString,
+  firstName: nullableString,
+  lastName: nullableString,
+  email: nullableString,
+  phone: nullableString,
+  dateAdded: dateOutput,
+  dateRemoved: nullableDateOutput,
+});
+
+export const providerSummaryOutput = z.object({ providerId: z.string(), type: z.string(), name: z.string() });
+
 export const chargeOutput = z
   .object({
     chargeId: z.string(),
@@ -99,19 +113,8 @@ export const chargeOutput = z
         isRetryable: z.boolean(),
       }),
     ),
-    customer: z
-      .object({
-        customerId: z.string(),
-        reference: nullableString,
-        firstName: nullableString,
-        lastName: nullableString,
-        email: nullableString,
-        phone: nullableString,
-        dateAdded: dateOutput,
-        dateRemoved: nullableDateOutput,
-      })
-      .nullable(),
-    provider: z.object({ providerId: z.string(), type: z.string(), name: z.string() }).nullable(),
+    customer: customerSummaryOutput.nullable(),
+    provider: providerSummaryOutput.nullable(),
     threeDSServerTransID: nullableString,
     threeDsVerified: z.boolean(),
     authorisationAmount: z.number().nullable(),

@@ -1,4 +1,4 @@
-import { findCurrency, parseDecimal, parseWireDate, type ErrorName } from '@gateway/core';
+import { findCountry, findCurrency, parseDecimal, parseWireDate, type ErrorName } from '@gateway/core';
 import { z } from 'zod';
 import { issueParams } from '../errors';
 
@@ -32,6 +32,13 @@ export const currencyInput = z
   .refine((c) => findCurrency(c) !== undefined, { message: 'Unknown ISO 4217 currency', ...issueParams('CurrencyNotSupported') })
   .transform((c) => c.toUpperCase())
   .meta({ description: 'ISO 4217 currency code', example: 'AUD' });
+
+/** ISO 3166-1 alpha-3 or alpha-2 code in any case, answered as alpha-3. */
+export const countryInput = z
+  .string()
+  .refine((c) => findCountry(c) !== undefined, { message: 'Unknown ISO 3166 country', ...issueParams('InvalidCountry') })
+  .transform((c) => findCountry(c)?.alpha3 ?? c)
+  .meta({ description: 'ISO 3166-1 alpha-3 country code (alpha-2 is converted)', example: 'AUS' });
 
 /**
  * A point in time in any of the formats the client SDKs send (see core/time/wire-date.ts). An

@@ -12,6 +12,12 @@ export function dateRange(input: { addedAfter?: Date; addedBefore?: Date }, fiel
   return { [field]: { ...(input.addedAfter && { gt: input.addedAfter }), ...(input.addedBefore && { lt: input.addedBefore }) } };
 }
 
+/** Every word of `text` in one of `fields` (contains, any letter case). */
+export function textSearch(text: string | undefined, fields: string[]): Record<string, unknown>[] {
+  const words = text?.trim().split(/\s+/).filter(Boolean) ?? [];
+  return words.map((word) => ({ OR: fields.map((field) => ({ [field]: { contains: word, mode: 'insensitive' } })) }));
+}
+
 function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
   return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;

@@ -22,7 +22,7 @@ export interface NewAccount {
 const KEY_CACHE_MS = 10_000;
 const KEY_CACHE_SIZE = 10_000;
 
-export function createAccountService({ db, clock }: Dependencies) {
+export function createAccountService({ db, clock, logger }: Dependencies) {
   const recent = new Map<string, { account: Account; until: number }>();
 
   return {
@@ -61,6 +61,18 @@ export function createAccountService({ db, clock }: Dependencies) {
         },
       });
       return { account, secretKey };
+    },
+
+    /** A new secret key; the old one stops working at once in this process, within KEY_CACHE_MS in others. */
+    async rotateSecretKey(account: Account, actor: string): Promise<NewAccount> {
+      const secretKey = newKey('sk');
+      const updated = await db.account.update({
+        where: { id: account.id },
+        data: { secretKeyHash: hashSecretKey(secretKey), secretKeyHint: secretKey.slice(-4) },
+      });
+      recent.clear();
+      logger.info({ accountId: account.id, actor }, 'secret key rotated');
+      return { account: updated, secretKey };
     },
 
     count(): Promise<number> {

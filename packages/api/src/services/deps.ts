@@ -14,6 +14,12 @@ export interface ServiceConfig {
   keyring: Keyring;
   /** How long a vaulted CCV is kept when no payment uses it. */
   ccvRetentionSeconds: number;
+  /** Base URL of the dashboard, which hosts the payment pages (payment link URLs, session cookies). */
+  dashboardUrl: string;
+  /** Let webhooks reach loopback and private addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE); refused by default. */
+  allowPrivateWebhooks?: boolean;
+  /** How long a webhook delivery waits for the receiver's answer (default 10 s). */
+  webhookTimeoutMs?: number;
 }
 
 export interface Dependencies {

@@ -1,24 +1,37 @@
 import { createAccountService } from './accounts';
 import { createChargeService } from './charges';
+import { createCustomerService } from './customers';
+import { createDashboardService } from './dashboard';
 import type { Dependencies } from './deps';
 import { createIdempotencyService } from './idempotency';
+import { createInfoService } from './info';
 import { createMaintenance } from './maintenance';
+import { createPaymentLinkService } from './payment-links';
+import { createPaymentMethodService } from './payment-methods';
 import { createProviderService } from './providers/provider-service';
-import { createTokenConsumer } from './tokens/consume';
+import { createStaffService } from './staff';
+import { createSubscriptionService } from './subscriptions';
+import { createTokenService } from './tokens';
 import { createVaultService } from './vault';
+import { createWebhookService } from './webhooks';
 
 export type { Clock, Dependencies, Logger, ServiceConfig } from './deps';
 export { systemClock } from './deps';
 
 /** Wires every service from its explicit dependencies. */
 export function createServices(deps: Dependencies) {
+  const webhooks = createWebhookService(deps);
   const vault = createVaultService(deps);
-  const tokens = createTokenConsumer(deps);
-  const charges = createChargeService(deps, { vault, tokens });
+  const tokens = createTokenService(deps, vault);
+  const paymentMethods = createPaymentMethodService(deps, { vault, tokens, webhooks });
+  const charges = createChargeService(deps, { vault, tokens, paymentMethods });
   const idempotency = createIdempotencyService(deps);
+  const staff = createStaffService(deps);
+  const subscriptions = createSubscriptionService(deps, { charges, paymentMethods, webhooks });
   const maintenance = createMaintenance(deps, [
     { name: 'abandoned charges', run: charges.sweepAbandoned },
     { name: 'idempotency keys', run: idempotency.sweep },
+    { name: 'staff sessions', run: staff.sweep },
   ]);
   return {
     config: deps.config,
@@ -26,10 +39,25 @@ export function createServices(deps: Dependencies) {
     charges,
     idempotency,
     providers: createProviderService(deps),
+    info: createInfoService(deps),
     vault,
+    tokens,
+    paymentMethods,
+    customers: createCustomerService(deps, paymentMethods, webhooks),
+    paymentLinks: createPaymentLinkService(deps, charges),
+    staff,
+    subscriptions,
+    dashboard: createDashboardService(deps),
+    webhooks,
     maintenance,
     /** Every background queue's handler, for the gateway's worker. */
-    jobHandlers: { ...charges.jobHandlers, ...vault.jobHandlers, ...maintenance.jobHandlers },
+    jobHandlers: {
+      ...charges.jobHandlers,
+      ...vault.jobHandlers,
+      ...maintenance.jobHandlers,
+      ...subscriptions.jobHandlers,
+      ...webhooks.jobHandlers,
+    },
   };
 }
 

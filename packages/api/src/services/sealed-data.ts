@@ -9,6 +9,11 @@ import type { Db } from '@gateway/db';
 
 export const vaultAad = (vaultItemId: string, field: 'pan' | 'ccv') => `vault:${vaultItemId}:${field}`;
 export const providerCredentialsAad = (providerId: string) => `provider:${providerId}:credentials`;
+export const signingKeyAad = (accountId: string) => `account:${accountId}:signing-key`;
+export const webhookAuthorizationAad = (table: 'WebhookSubscription' | 'WebhookDelivery', id: string) => `${table}:${id}:authorization`;
+/** Tables whose `webhook` JSON column keeps the webhook object of the request that made the row. */
+export type WebhookOwner = 'Customer' | 'PaymentMethod' | 'Charge' | 'Batch' | 'Subscription';
+export const storedWebhookAad = (table: WebhookOwner, id: string) => `${table}:${id}:webhook`;
 
 /** The three columns of a sealed value (key id, wrapped data key, ciphertext), as Prisma writes them. */
 export function sealedColumns(sealed: Sealed) {
@@ -22,21 +27,59 @@ export function sealedValue(keyId: string | null, key: Uint8Array | null, value:
     : { keyId, wrappedKey: Buffer.from(key), ciphertext: Buffer.from(value) };
 }
 
-interface SealedColumns {
-  table: 'VaultItem' | 'Provider';
+/** Where one kind of sealed value lives: SQL for its key id, wrapped key and ciphertext, and how to store a re-wrapped key. */
+interface SealedPlace {
+  table: string;
+  /** Table and column, e.g. "VaultItem.pan". */
+  place: string;
   keyId: string;
   key: string;
   value: string;
+  /** Stores key id $1 and wrapped key $2. */
+  set: string;
   aad(id: string): string;
 }
 
-const SEALED_COLUMNS: readonly SealedColumns[] = [
-  { table: 'VaultItem', keyId: 'panKeyId', key: 'panKey', value: 'pan', aad: (id) => vaultAad(id, 'pan') },
-  { table: 'VaultItem', keyId: 'ccvKeyId', key: 'ccvKey', value: 'ccv', aad: (id) => vaultAad(id, 'ccv') },
-  { table: 'Provider', keyId: 'credentialsKeyId', key: 'credentialsKey', value: 'credentials', aad: providerCredentialsAad },
-];
+function columns(table: string, keyId: string, key: string, value: string, aad: (id: string) => string): SealedPlace {
+  return {
+    table,
+    place: `${table}.${value}`,
+    keyId: `"${keyId}"`,
+    key: `"${key}"`,
+    value: `"${value}"`,
+    set: `"${keyId}" = $1, "${key}" = $2`,
+    aad,
+  };
+}
 
-const place = (c: SealedColumns) => `${c.table}.${c.value}`;
+/** The authorization of a request's webhook, sealed inside the row's `webhook` JSON (webhooks/stored-webhook.ts). */
+function webhookJson(table: WebhookOwner): SealedPlace {
+  const part = (name: string) => `("webhook"->'sealedAuthorization'->>'${name}')`;
+  return {
+    table,
+    place: `${table}.webhook`,
+    keyId: part('keyId'),
+    key: `decode(${part('key')}, 'base64')`,
+    value: `decode(${part('value')}, 'base64')`,
+    set: `"webhook" = jsonb_set(jsonb_set("webhook", '{sealedAuthorization,keyId}', to_jsonb($1::text)),
+            '{sealedAuthorization,key}', to_jsonb(replace(encode($2::bytea, 'base64'), chr(10), '')))`,
+    aad: (id) => storedWebhookAad(table, id),
+  };
+}
+
+const SEALED_PLACES: readonly SealedPlace[] = [
+  columns('VaultItem', 'panKeyId', 'panKey', 'pan', (id) => vaultAad(id, 'pan')),
+  columns('VaultItem', 'ccvKeyId', 'ccvKey', 'ccv', (id) => vaultAad(id, 'ccv')),
+  columns('Provider', 'credentialsKeyId', 'credentialsKey', 'credentials', providerCredentialsAad),
+  columns('Account', 'signingKeyId', 'signingKeyKey', 'signingKey', signingKeyAad),
+  columns('WebhookSubscription', 'authorizationKeyId', 'authorizationKey', 'authorization', (id) =>
+    webhookAuthorizationAad('WebhookSubscription', id),
+  ),
+  columns('WebhookDelivery', 'authorizationKeyId', 'authorizationKey', 'authorization', (id) =>
+    webhookAuthorizationAad('WebhookDelivery', id),
+  ),
+  ...(['Customer', 'PaymentMethod', 'Charge', 'Batch', 'Subscription'] as const).map(webhookJson),
+];
 
 export interface SealedCount {
   /** Table and column, e.g. "VaultItem.pan". */
@@ -48,12 +91,12 @@ export interface SealedCount {
 /** How many sealed values each master key wraps, per place. */
 export async function countSealedByKey(db: Db): Promise<SealedCount[]> {
   const counts: SealedCount[] = [];
-  for (const c of SEALED_COLUMNS) {
+  for (const c of SEALED_PLACES) {
     const rows = await db.$queryRawUnsafe<Array<{ keyId: string; count: number }>>(
-      `SELECT "${c.keyId}" AS "keyId", count(*)::int AS "count" FROM "${c.table}"
-       WHERE "${c.keyId}" IS NOT NULL GROUP BY 1 ORDER BY 1`,
+      `SELECT ${c.keyId} AS "keyId", count(*)::int AS "count" FROM "${c.table}"
+       WHERE ${c.keyId} IS NOT NULL GROUP BY 1 ORDER BY 1`,
     );
-    counts.push(...rows.map((row) => ({ place: place(c), keyId: row.keyId, count: row.count })));
+    counts.push(...rows.map((row) => ({ place: c.place, keyId: row.keyId, count: row.count })));
   }
   return counts;
 }
@@ -71,12 +114,12 @@ export interface RewrapResult {
  */
 export async function rewrapSealedData(db: Db, keyring: Keyring, { batchSize = 500 } = {}): Promise<RewrapResult> {
   const result: RewrapResult = { rewrapped: 0, failures: [] };
-  for (const c of SEALED_COLUMNS) {
+  for (const c of SEALED_PLACES) {
     let after = '';
     for (;;) {
       const rows = await db.$queryRawUnsafe<Array<{ id: string; keyId: string; key: Uint8Array; value: Uint8Array }>>(
-        `SELECT "id", "${c.keyId}" AS "keyId", "${c.key}" AS "key", "${c.value}" AS "value" FROM "${c.table}"
-         WHERE "${c.keyId}" IS NOT NULL AND "${c.keyId}" <> $1 AND "id" > $2 ORDER BY "id" LIMIT ${batchSize}`,
+        `SELECT "id", ${c.keyId} AS "keyId", ${c.key} AS "key", ${c.value} AS "value" FROM "${c.table}"
+         WHERE ${c.keyId} IS NOT NULL AND ${c.keyId} <> $1 AND "id" > $2 ORDER BY "id" LIMIT ${batchSize}`,
         keyring.currentKeyId,
         after,
       );
@@ -86,7 +129,7 @@ export async function rewrapSealedData(db: Db, keyring: Keyring, { batchSize = 5
         try {
           const moved = rewrap(sealed, c.aad(row.id), keyring);
           result.rewrapped += await db.$executeRawUnsafe(
-            `UPDATE "${c.table}" SET "${c.keyId}" = $1, "${c.key}" = $2 WHERE "id" = $3 AND "${c.keyId}" = $4 AND "${c.key}" = $5`,
+            `UPDATE "${c.table}" SET ${c.set} WHERE "id" = $3 AND ${c.keyId} = $4 AND ${c.key} = $5`,
             moved.keyId,
             moved.wrappedKey,
             row.id,
@@ -94,7 +137,7 @@ export async function rewrapSealedData(db: Db, keyring: Keyring, { batchSize = 5
             sealed.wrappedKey,
           );
         } catch (error) {
-          result.failures.push({ place: place(c), id: row.id, keyId: row.keyId, error: (error as Error).message });
+          result.failures.push({ place: c.place, id: row.id, keyId: row.keyId, error: (error as Error).message });
         }
       }
       const last = rows.at(-1);

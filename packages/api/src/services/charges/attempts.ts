@@ -135,8 +135,9 @@ export function createAttemptRunner({ db, clock, logger, config, jobs }: Depende
           data: card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data,
         });
         logger.info({ chargeId: charge.id, providerId: provider.id, status: updated.status, attempt }, 'charge completed');
-        // A new charge has no refunds yet and its attempts are in hand: no need to read them back.
-        return toChargeView({ ...updated, provider, refunds: [], attempts: failedAttempts });
+        // A new charge has no refunds yet and its attempts are in hand: only its customer is read.
+        const customer = updated.customerId ? await db.customer.findUnique({ where: { id: updated.customerId } }) : null;
+        return toChargeView({ ...updated, provider, customer, refunds: [], attempts: failedAttempts });
       }
 
       const { failure } = result;

@@ -13,6 +13,7 @@ import { toChargeView } from './view';
 const SETTLE_ATTEMPTS = 25;
 
 export interface DebitPlan {
+  id?: string;
   currency: Currency;
   amount: bigint;
   provider: ProviderWithFees;
@@ -107,7 +108,8 @@ export function createDebitCharging({ db, clock, logger, config, jobs }: Depende
     if (sent !== 'sent' && sent !== 'unknown') throw sent;
     const current = await db.charge.findUniqueOrThrow({ where: { id: charge.id } });
     logger.info({ chargeId: charge.id, providerId: provider.id, status: current.status }, 'debit accepted');
-    return toChargeView({ ...current, provider, refunds: [], attempts: [] });
+    const customer = current.customerId ? await db.customer.findUnique({ where: { id: current.customerId } }) : null;
+    return toChargeView({ ...current, provider, customer, refunds: [], attempts: [] });
   }
 
   const settle: JobHandler = async (payload) => {

@@ -9,7 +9,7 @@ import { createStoredCharging, type StoredChargingDeps } from './stored';
 
 export type { ChargeOrigin, TokenConsumer } from './stored';
 
-export function createChargeService(deps: Dependencies, stored: Pick<StoredChargingDeps, 'vault' | 'tokens'>) {
+export function createChargeService(deps: Dependencies, stored: Pick<StoredChargingDeps, 'vault' | 'tokens' | 'paymentMethods'>) {
   const runAttempts = createAttemptRunner(deps);
   const debits = createDebitCharging(deps);
   const lifecycle = createChargeLifecycle(deps);

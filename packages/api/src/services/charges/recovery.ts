@@ -59,10 +59,12 @@ export function createChargeRecovery({ db, clock, logger, config }: Dependencies
    */
   async function sweepAbandoned(): Promise<number> {
     const stuck = await db.charge.findMany({
-      // Debits have a settling job of their own that sends them again.
+      // Debits have a settling job of their own that sends them again; a batch row's charge, its
+      // batch job, which sends its attempts again with the same keys (services/batches).
       where: {
         status: 'PROCESSING',
         paymentType: { notIn: ['BANK_ACCOUNT', 'PAYTO'] },
+        batchId: null,
         dateAdded: { lt: new Date(clock.now().getTime() - STUCK_AFTER_MS) },
       },
       take: 100,

@@ -12,7 +12,8 @@ import type {
 } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
 import { requireAmount, requireCurrency } from '../money';
-import { cardFactsFor, feeRules, requireProvider, type ProviderWithFees } from '../providers/selection';
+import type { PaymentMethodService } from '../payment-methods';
+import { cardFactsFor, defaultCardProvider, feeRules, requireProvider, type ProviderWithFees } from '../providers/selection';
 import type { VaultService } from '../vault';
 import type { AttemptRunner, ChargeRoute } from './attempts';
 import type { createDebitCharging } from './debits';
@@ -25,6 +26,7 @@ export interface TokenConsumer {
 
 export interface StoredChargingDeps {
   runAttempts: AttemptRunner;
+  paymentMethods: Pick<PaymentMethodService, 'activeMethod'>;
   debits: ReturnType<typeof createDebitCharging>;
   vault: Pick<VaultService, 'readCard' | 'consumeCcv'>;
   tokens: TokenConsumer;
@@ -32,6 +34,12 @@ export interface StoredChargingDeps {
 
 /** Links a charge keeps to where it came from. */
 export interface ChargeOrigin {
+  /**
+   * The id the charge must have, chosen by a caller that must never charge twice for one thing (a
+   * batch row, a subscription period): a second attempt with the same id is refused by the
+   * database (Prisma error P2002) before any provider is called.
+   */
+  chargeId?: string;
   subscriptionId?: string;
   batchId?: string;
   paymentLinkId?: string;
@@ -45,7 +53,7 @@ const vaultReader = (account: Account) => `secret-key:…${account.secretKeyHint
  * device-wallet token, and bank accounts. Card routes go through the attempt runner; bank-account
  * and PayTo methods through the debit flow.
  */
-export function createStoredCharging({ db, clock }: Dependencies, { runAttempts, debits, vault, tokens }: StoredChargingDeps) {
+export function createStoredCharging({ db }: Dependencies, { runAttempts, debits, vault, tokens, paymentMethods }: StoredChargingDeps) {
   /** The charge currency for a provider (its own by default), and the amount in its minor units. */
   function money(input: { amount: string | number; currency?: string }, provider: ProviderWithFees) {
     const currency = requireCurrency(input.currency ?? provider.currency);
@@ -59,15 +67,6 @@ export function createStoredCharging({ db, clock }: Dependencies, { runAttempts,
   function cost(provider: ProviderWithFees, cardIin: string | null, amount: bigint) {
     if (!cardIin) return undefined;
     return estimateCost(amount, cardFactsFor(lookupIin(cardIin.padEnd(16, '0')), provider), feeRules(provider.fees));
-  }
-
-  async function activeMethod(account: Account, paymentMethodId: string): Promise<PaymentMethod> {
-    const method = await db.paymentMethod.findFirst({ where: { id: paymentMethodId, accountId: account.id } });
-    if (!method) throw notFound('InvalidPaymentMethodId', 'Payment method');
-    if (method.dateRemoved) throw new ApiError('InvalidPaymentMethodIdRemoved', { message: 'The payment method was removed' });
-    if (method.singleUse && method.usedAt)
-      throw new ApiError('InvalidPaymentMethod', { message: 'The single-use payment method was used' });
-    return method;
   }
 
   async function cardRoute(method: PaymentMethod, amount: bigint, currency: string): Promise<ChargeRoute | undefined> {
@@ -87,13 +86,15 @@ export function createStoredCharging({ db, clock }: Dependencies, { runAttempts,
     method: PaymentMethod,
     input: ChargeFieldsInput & { recurring?: boolean },
     origin: ChargeOrigin = {},
+    resume = false,
   ) {
     if (!method.providerId) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method has no provider' });
     const provider = await requireProvider(db, account.id, method.providerId);
     const { currency, amount } = money(input, provider);
+    const { chargeId, ...links } = origin;
     const columns = {
       ...chargeDetails(input),
-      ...origin,
+      ...links,
       paymentMethodId: method.id,
       customerId: method.customerId,
       recurring: input.recurring ?? null,
@@ -102,6 +103,7 @@ export function createStoredCharging({ db, clock }: Dependencies, { runAttempts,
     if (method.type === 'BANK_ACCOUNT' || method.type === 'PAYTO') {
       const agreementId = (method.payTo as { payToId?: string } | null)?.payToId ?? '';
       return debits.debit(account, {
+        id: chargeId,
         currency,
         amount,
         provider,
@@ -132,16 +134,18 @@ export function createStoredCharging({ db, clock }: Dependencies, { runAttempts,
     const second = fallback ? await cardRoute(fallback, amount, currency.code) : undefined;
     const routes = second ? [first, second] : [first];
 
-    const charge = await db.charge.create({
-      data: chargeRow(account, {
-        currency,
-        amount,
-        provider,
-        estimatedCost: first.estimatedCost,
-        paymentType: 'CARD',
-        columns: { ...columns, ...cardColumnsOf(method) },
-      }),
+    const row = chargeRow(account, {
+      id: chargeId,
+      currency,
+      amount,
+      provider,
+      estimatedCost: first.estimatedCost,
+      paymentType: 'CARD',
+      columns: { ...columns, ...cardColumnsOf(method) },
     });
+    const charge = resume
+      ? await db.charge.findUniqueOrThrow({ where: { id: row.id, status: 'PROCESSING' } })
+      : await db.charge.create({ data: row });
     try {
       return await runAttempts({
         charge,
@@ -154,12 +158,23 @@ export function createStoredCharging({ db, clock }: Dependencies, { runAttempts,
     } finally {
       // The first payment with a vaulted card ends the life of its CCV, whatever the outcome.
       for (const used of [method, fallback]) if (used?.vaultItemId) await vault.consumeCcv(account, used.vaultItemId);
-      if (method.singleUse) await db.paymentMethod.update({ where: { id: method.id }, data: { usedAt: clock.now() } });
     }
   }
 
   async function createPaymentMethodCharge(account: Account, input: PaymentMethodChargeInput, origin?: ChargeOrigin) {
-    return chargeMethod(account, await activeMethod(account, input.paymentMethodId), input, origin);
+    return chargeMethod(account, await paymentMethods.activeMethod(account, input.paymentMethodId), input, origin);
+  }
+
+  /**
+   * Sends the attempts of charge `chargeId`, made by createPaymentMethodCharge with this input and
+   * left PROCESSING by a process that died, again with the same keys: the provider answers each as
+   * it did the first time (or now, if the first call never reached it), so the payer is charged
+   * at most once. The payment method may have been removed since. Card charges only: a debit's
+   * settling job sends it again itself (and here its charge id is refused as taken, P2002).
+   */
+  async function resumePaymentMethodCharge(account: Account, input: PaymentMethodChargeInput, chargeId: string) {
+    const method = await db.paymentMethod.findFirstOrThrow({ where: { id: input.paymentMethodId, accountId: account.id } });
+    return chargeMethod(account, method, input, { chargeId }, true);
   }
 
   async function createCustomerCharge(account: Account, input: CustomerChargeInput) {
@@ -167,11 +182,12 @@ export function createStoredCharging({ db, clock }: Dependencies, { runAttempts,
     if (!customer) throw notFound('InvalidCustomerId', 'Customer');
     if (customer.dateRemoved) throw new ApiError('InvalidCustomerIdRemoved', { message: 'The customer was removed' });
     if (!customer.defaultPaymentMethodId) throw new ApiError('CustomerHasNoDefaultPaymentMethodId');
-    return chargeMethod(account, await activeMethod(account, customer.defaultPaymentMethodId), input);
+    return chargeMethod(account, await paymentMethods.activeMethod(account, customer.defaultPaymentMethodId), input);
   }
 
   async function createTokenCharge(account: Account, input: TokenChargeInput, origin: ChargeOrigin = {}) {
-    const chargeId = newId();
+    const { chargeId: chosenId, ...links } = origin;
+    const chargeId = chosenId ?? newId();
     const token = await tokens.consume(account, input.token, `charge:${chargeId}`);
     if (!token.vaultItemId) throw new ApiError('InvalidOrExpiredToken');
     const provider = await requireProvider(db, account.id, token.providerId);
@@ -190,7 +206,7 @@ export function createStoredCharging({ db, clock }: Dependencies, { runAttempts,
         columns: {
           ...chargeDetails(input),
           ...cardColumnsOf(token),
-          ...origin,
+          ...links,
           paymentTokenId: token.id,
           transfer: input.transfer as Prisma.InputJsonValue | undefined,
         },
@@ -296,6 +312,7 @@ export function createStoredCharging({ db, clock }: Dependencies, { runAttempts,
 
   return {
     createPaymentMethodCharge,
+    resumePaymentMethodCharge,
     createCustomerCharge,
     createTokenCharge,
     createBankAccountCharge,

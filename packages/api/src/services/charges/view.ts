@@ -21,7 +21,19 @@ export type ChargeRecord = Charge & {
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-function cardView(charge: Charge) {
+type CardColumn =
+  | 'cardMasked'
+  | 'cardExpiry'
+  | 'cardholder'
+  | 'cardScheme'
+  | 'cardType'
+  | 'cardIin'
+  | 'cardCountry'
+  | 'cardIssuer'
+  | 'cardCountryCode';
+
+/** The card object of answers, from the masked-card columns a charge, payment method or token keeps. */
+export function cardView(charge: Pick<Charge, CardColumn>) {
   if (!charge.cardMasked) return null;
   return {
     cardNumber: charge.cardMasked,

@@ -39,6 +39,14 @@ function expiryDate({ expireSeconds, expireDate }: VaultExpiry, now: Date, error
   return at;
 }
 
+/**
+ * Checks the vaultExpire* fields of a card saved elsewhere before anything else is done with it:
+ * 85 when both are given, 86 when invalid or past.
+ */
+export function checkVaultCardExpiry(expiry: VaultExpiry, now: Date): void {
+  expiryDate(expiry, now, EXPIRY_ERRORS.vaultCard);
+}
+
 /** A vault item that may be used: neither deleted nor expired at `now`, its erase job run or not. */
 export function usable(now: Date) {
   return { dateRemoved: null, OR: [{ expireDate: null }, { expireDate: { gt: now } }] } satisfies Prisma.VaultItemWhereInput;

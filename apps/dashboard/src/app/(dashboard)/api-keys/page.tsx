@@ -1,0 +1,13 @@
+import type { Metadata } from 'next';
+import { ApiKeys } from './api-keys';
+
+export const metadata: Metadata = { title: 'API keys' };
+
+export default function ApiKeysPage() {
+  return (
+    <>
+      <h1>API keys</h1>
+      <ApiKeys />
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { Details } from '../../../../components/details';
+import { Loaded } from '../../../../components/loaded';
+import { StatusBadge } from '../../../../components/status-badge';
+import { formatDate, formatMoney } from '../../../../lib/format';
+import { useTRPC } from '../../../../lib/trpc';
+import type { Charge } from '../../../../lib/types';
+import { ChargeActions } from './charge-actions';
+
+/** What happened to a charge, oldest first: attempts, capture, void, refunds. */
+function history(c: Charge): Array<{ at: string; text: string }> {
+  const money = (amount: number) => formatMoney(amount, c.currency);
+  const events = [
+    { at: c.dateAdded, text: `Created for ${money(c.authorisationAmount ?? c.amount)}` },
+    ...c.failedAttempts.map((a) => ({
+      at: a.dateAttempted,
+      text: `Attempt failed at provider ${a.providerId}: ${a.errorMessage}${a.gatewayCode ? ` (gateway code ${a.gatewayCode})` : ''}`,
+    })),
+    ...(c.successDate ? [{ at: c.successDate, text: `Captured ${money(c.amount)}` }] : []),
+    ...(c.voidDate ? [{ at: c.voidDate, text: 'Voided' }] : []),
+    ...c.refunds.map((r) => ({ at: r.dateAdded, text: `Refunded ${money(r.amount)}${r.comment ? ` — “${r.comment}”` : ''}` })),
+  ];
+  return events.sort((x, y) => x.at.localeCompare(y.at));
+}
+
+export function ChargeDetail({ chargeId }: { chargeId: string }) {
+  const trpc = useTRPC();
+  return <Loaded query={useQuery(trpc.charge.get.queryOptions({ chargeId }))}>{(charge) => <ChargeView c={charge} />}</Loaded>;
+}
+
+function ChargeView({ c }: { c: Charge }) {
+  const card = c.paymentInformation.card;
+  return (
+    <>
+      <div className="page-header">
+        <h1>
+          Charge of {formatMoney(c.amount, c.currency)} <StatusBadge status={c.status} />
+        </h1>
+        <Link href="/charges">All charges</Link>
+      </div>
+      <div className="grid-2">
+        <Details
+          title="Details"
+          items={[
+            ['Charge id', c.chargeId],
+            ['Reference', c.reference],
+            ['Authorised', c.authorisationAmount === null ? null : formatMoney(c.authorisationAmount, c.currency)],
+            ['Refunded', formatMoney(c.refundedAmount, c.currency)],
+            ['Provider', c.provider && <Link href={`/providers/${c.provider.providerId}`}>{c.provider.name}</Link>],
+            ['Estimated fee', c.estimatedCost === null ? null : formatMoney(c.estimatedCost, c.estimatedCostCurrency ?? c.currency)],
+            ['Payment', card ? `${card.type ?? 'Card'} ${card.cardNumber}, expires ${card.expiryDate ?? '—'}` : c.paymentInformation.type],
+            ['Cardholder', card?.cardholder],
+            ['Customer', c.customerId && <Link href={`/customers/${c.customerId}`}>{c.customer?.email ?? c.customerId}</Link>],
+            ['Added', formatDate(c.dateAdded)],
+          ]}
+        />
+        <ChargeActions charge={c} />
+      </div>
+      <section className="card" aria-labelledby="charge-history">
+        <h2 id="charge-history">History</h2>
+        <ol>
+          {history(c).map((event) => (
+            <li key={`${event.at} ${event.text}`}>
+              <time dateTime={event.at}>{formatDate(event.at)}</time> — {event.text}
+            </li>
+          ))}
+        </ol>
+      </section>
+    </>
+  );
+}

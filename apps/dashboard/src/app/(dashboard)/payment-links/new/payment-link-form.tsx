@@ -1,0 +1,192 @@
+'use client';
+
+import { checkImageDataUri, HOSTED_PAYMENT_TYPES, IMAGE_PROBLEMS, IMAGE_TYPES, PAYMENT_TYPES } from '@gateway/core/payment-link';
+import { useMutation } from '@tanstack/react-query';
+import { useRouter } from 'next/navigation';
+import { useState, type ChangeEvent } from 'react';
+import { Field } from '../../../../components/field';
+import { Message } from '../../../../components/message';
+import { errorMessage, fieldErrors, useTRPC } from '../../../../lib/trpc';
+import { PaymentLinkPreview } from '../payment-link-preview';
+
+const DRAFT = {
+  title: '',
+  amount: '',
+  currency: 'AUD',
+  description: '',
+  image: '',
+  callToAction: 'Pay' as 'Pay' | 'Donate',
+  allowedPaymentTypes: ['card'] as string[],
+  limitPayments: '',
+  confirmationMessage: '',
+  redirectUrl: '',
+  invoiceId: '',
+  metadata: '',
+};
+type Draft = typeof DRAFT;
+
+/** `key=value` lines into metadata; undefined when a line is not of that form. */
+function parseMetadata(text: string): Record<string, string> | undefined {
+  const lines = text.split('\n').filter((line) => line.trim());
+  const pairs = lines.map((line) => /^\s*([^=]+?)\s*=\s*(.*?)\s*$/.exec(line));
+  if (pairs.some((pair) => !pair)) return undefined;
+  return Object.fromEntries(pairs.map((pair) => [pair?.[1] ?? '', pair?.[2] ?? '']));
+}
+
+function readImage(file: File): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(file);
+  });
+}
+
+/** Every field of a payment link, with the hosted page previewed live beside it. */
+export function PaymentLinkForm() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const [draft, setDraft] = useState<Draft>(DRAFT);
+  const [localErrors, setLocalErrors] = useState<Partial<Record<keyof Draft, string>>>({});
+  const create = useMutation(
+    trpc.paymentLink.create.mutationOptions({ onSuccess: (link) => router.push(`/payment-links/${link.paymentLinkId}`) }),
+  );
+  const errors = { ...fieldErrors(create.error), ...localErrors };
+  const set = (name: keyof Draft) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
+    setDraft((current) => ({ ...current, [name]: event.target.value }));
+  const text = (name: keyof Draft) => ({ name, value: draft[name] as string, onChange: set(name) });
+
+  async function chooseImage(event: ChangeEvent<HTMLInputElement>) {
+    const file = event.target.files?.[0];
+    if (!file) return;
+    const uri = await readImage(file);
+    const problem = checkImageDataUri(uri);
+    setLocalErrors((current) => ({ ...current, image: problem && IMAGE_PROBLEMS[problem] }));
+    setDraft((current) => ({ ...current, image: problem ? '' : uri }));
+  }
+
+  function submit() {
+    const metadata = parseMetadata(draft.metadata);
+    setLocalErrors((current) => ({ ...current, metadata: metadata ? undefined : 'Write one key=value pair per line.' }));
+    if (!metadata) return;
+    const optional = (value: string) => value.trim() || undefined;
+    create.mutate({
+      title: draft.title,
+      amount: draft.amount,
+      currency: optional(draft.currency),
+      description: optional(draft.description),
+      image: optional(draft.image),
+      callToAction: draft.callToAction,
+      allowedPaymentTypes: draft.allowedPaymentTypes as Array<(typeof PAYMENT_TYPES)[number]>,
+      limitPayments: draft.limitPayments ? Number(draft.limitPayments) : undefined,
+      confirmationMessage: optional(draft.confirmationMessage),
+      redirectUrl: optional(draft.redirectUrl),
+      invoiceId: optional(draft.invoiceId),
+      metadata: Object.keys(metadata).length > 0 ? metadata : undefined,
+    });
+  }
+
+  return (
+    <div className="grid-2">
+      <form
+        className="card stack"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <Field label="Title" error={errors.title}>
+          {(props) => <input {...props} {...text('title')} required maxLength={200} />}
+        </Field>
+        <div className="form-grid">
+          <Field label="Amount" error={errors.amount}>
+            {(props) => <input {...props} {...text('amount')} required inputMode="decimal" />}
+          </Field>
+          <Field label="Currency" error={errors.currency} hint="ISO 4217 code">
+            {(props) => <input {...props} {...text('currency')} maxLength={3} />}
+          </Field>
+        </div>
+        <Field label="Description" error={errors.description}>
+          {(props) => <textarea {...props} {...text('description')} rows={3} maxLength={2000} />}
+        </Field>
+        <Field label="Image" error={errors.image} hint={`PNG, JPEG, GIF or WebP, at most 512 KB`}>
+          {(props) => <input {...props} type="file" accept={IMAGE_TYPES.join(',')} onChange={chooseImage} />}
+        </Field>
+        {draft.image && (
+          <button type="button" className="secondary" onClick={() => setDraft((current) => ({ ...current, image: '' }))}>
+            Remove the image
+          </button>
+        )}
+        <fieldset className="field checkboxes">
+          <legend>Button text</legend>
+          {(['Pay', 'Donate'] as const).map((value) => (
+            <label key={value}>
+              <input
+                type="radio"
+                name="callToAction"
+                value={value}
+                checked={draft.callToAction === value}
+                onChange={() => setDraft((c) => ({ ...c, callToAction: value }))}
+              />
+              {value}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="field checkboxes" aria-describedby="payment-types-hint">
+          <legend>Payment types</legend>
+          {PAYMENT_TYPES.map((type) => (
+            <label key={type}>
+              <input
+                type="checkbox"
+                checked={draft.allowedPaymentTypes.includes(type)}
+                onChange={(event) =>
+                  setDraft((c) => ({
+                    ...c,
+                    allowedPaymentTypes: event.target.checked
+                      ? [...c.allowedPaymentTypes, type]
+                      : c.allowedPaymentTypes.filter((t) => t !== type),
+                  }))
+                }
+              />
+              {type}
+            </label>
+          ))}
+          <span id="payment-types-hint" className="hint">
+            The payment page offers only what the gateway can take so far: {HOSTED_PAYMENT_TYPES.join(', ')}.
+          </span>
+        </fieldset>
+        <Field label="Limit of payments" error={errors.limitPayments} hint="Empty: no limit">
+          {(props) => <input {...props} {...text('limitPayments')} type="number" min={1} step={1} />}
+        </Field>
+        <Field label="Confirmation message" error={errors.confirmationMessage} hint="Shown to the payer after paying">
+          {(props) => <textarea {...props} {...text('confirmationMessage')} rows={2} maxLength={1000} />}
+        </Field>
+        <Field label="Redirect URL" error={errors.redirectUrl} hint="Where the payer goes after paying (https://…)">
+          {(props) => <input {...props} {...text('redirectUrl')} type="url" />}
+        </Field>
+        <Field label="Invoice id" error={errors.invoiceId}>
+          {(props) => <input {...props} {...text('invoiceId')} maxLength={100} />}
+        </Field>
+        <Field label="Metadata" error={errors.metadata} hint="One key=value pair per line">
+          {(props) => <textarea {...props} {...text('metadata')} rows={2} />}
+        </Field>
+        <Message kind="error">{create.error ? errorMessage(create.error) : null}</Message>
+        <div>
+          <button type="submit" disabled={create.isPending}>
+            {create.isPending ? 'Creating…' : 'Create the payment link'}
+          </button>
+        </div>
+      </form>
+      <PaymentLinkPreview
+        link={{
+          title: draft.title,
+          description: draft.description,
+          image: draft.image || null,
+          amount: Number(draft.amount) || 0,
+          currency: draft.currency || 'AUD',
+        }}
+        callToAction={draft.callToAction}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { CopyButton } from '../../../components/copy-button';
+import { SearchView, useSearch, type FilterField } from '../../../components/search';
+import { formatDate, formatMoney } from '../../../lib/format';
+import { useTRPC } from '../../../lib/trpc';
+import type { Inputs, Outputs } from '../../../lib/types';
+
+type PaymentLink = Outputs['paymentLink']['get'];
+
+/** Every filter of GET /payment_link. */
+const FILTERS: FilterField[] = [
+  { name: 'addedAfter', label: 'Added after', type: 'date' },
+  { name: 'addedBefore', label: 'Added before', type: 'date' },
+  { name: 'sortBy', label: 'Sort by', type: 'select', options: ['Date', 'Title'] },
+];
+
+const columns = [
+  { header: 'Title', cell: (l: PaymentLink) => <Link href={`/payment-links/${l.paymentLinkId}`}>{l.title}</Link> },
+  { header: 'Amount', numeric: true, cell: (l: PaymentLink) => formatMoney(l.amount, l.currency) },
+  {
+    header: 'Payments',
+    numeric: true,
+    cell: (l: PaymentLink) => `${l.countPayments}${l.limitPayments === null ? '' : ` of ${l.limitPayments}`}`,
+  },
+  { header: 'Added', cell: (l: PaymentLink) => formatDate(l.dateAdded) },
+  { header: 'Link', cell: (l: PaymentLink) => <CopyButton text={l.url} label="Copy link" /> },
+];
+
+export function PaymentLinkSearch() {
+  const trpc = useTRPC();
+  const search = useSearch(FILTERS);
+  const query = useQuery(
+    trpc.paymentLink.search.queryOptions({ ...(search.filters as Inputs['paymentLink']['search']), ...search.paging }),
+  );
+  return (
+    <SearchView
+      search={search}
+      query={query}
+      select={(data) => ({ rows: data.paymentLinks, count: data.count })}
+      caption="Payment links"
+      columns={columns}
+      rowKey={(l) => l.paymentLinkId}
+    />
+  );
+}

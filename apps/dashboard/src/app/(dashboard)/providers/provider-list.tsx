@@ -1,0 +1,35 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { SearchView, useSearch } from '../../../components/search';
+import { useTRPC } from '../../../lib/trpc';
+import type { Outputs } from '../../../lib/types';
+import { latencyText, useSimulatedLatency } from './latency';
+
+type Provider = Outputs['provider']['get'];
+
+/** The account's providers (GET /provider pages them; it has no filters), with fees and simulated latency. */
+export function ProviderList() {
+  const trpc = useTRPC();
+  const search = useSearch([]);
+  const query = useQuery(trpc.provider.list.queryOptions(search.paging));
+  const latency = useSimulatedLatency();
+  return (
+    <SearchView
+      search={search}
+      query={query}
+      select={(data) => ({ rows: data.providers, count: data.count })}
+      caption="Providers"
+      rowKey={(p) => p.providerId}
+      columns={[
+        { header: 'Name', cell: (p: Provider) => <Link href={`/providers/${p.providerId}`}>{p.name}</Link> },
+        { header: 'Type', cell: (p: Provider) => p.type },
+        { header: 'Currency', cell: (p: Provider) => p.currency },
+        { header: 'Country', cell: (p: Provider) => p.providerCountry ?? '—' },
+        { header: 'Fee rules', numeric: true, cell: (p: Provider) => p.costData.length },
+        { header: 'Simulated latency', cell: (p: Provider) => latencyText(latency.get(p.providerId)) },
+      ]}
+    />
+  );
+}

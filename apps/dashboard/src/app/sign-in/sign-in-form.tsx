@@ -1,0 +1,41 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import { useRouter, useSearchParams } from 'next/navigation';
+import { Field } from '../../components/field';
+import { Message } from '../../components/message';
+import { useHydrated } from '../../lib/hydrated';
+import { errorMessage, useTRPC } from '../../lib/trpc';
+
+/** Only paths of this dashboard: a `next` that points elsewhere would make this an open redirect. */
+function safeNext(next: string | null): string {
+  return next && /^\/(?!\/)/.test(next) ? next : '/';
+}
+
+export function SignInForm() {
+  const trpc = useTRPC();
+  const router = useRouter();
+  const next = safeNext(useSearchParams().get('next'));
+  const signIn = useMutation(trpc.staff.signIn.mutationOptions({ onSuccess: () => router.replace(next) }));
+  const hydrated = useHydrated();
+  return (
+    <form
+      method="post"
+      className="card stack"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const data = new FormData(event.currentTarget);
+        signIn.mutate({ email: String(data.get('email')), password: String(data.get('password')) });
+      }}
+    >
+      <Field label="Email">{(props) => <input name="email" type="email" autoComplete="username" required {...props} />}</Field>
+      <Field label="Password">
+        {(props) => <input name="password" type="password" autoComplete="current-password" required {...props} />}
+      </Field>
+      <Message kind="error">{signIn.error ? errorMessage(signIn.error) : null}</Message>
+      <button type="submit" disabled={!hydrated || signIn.isPending}>
+        {signIn.isPending ? 'Signing in…' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

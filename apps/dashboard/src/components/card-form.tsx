@@ -1,0 +1,279 @@
+'use client';
+
+import { detectScheme, isValidCardNumber, normaliseCardNumber, type CardScheme } from '@gateway/core/card/card-number';
+import { isExpired, parseExpiry } from '@gateway/core/card/expiry';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useHydrated } from '../lib/hydrated';
+import { Field } from './field';
+import { Message } from './message';
+
+const BRANDS: Record<CardScheme, string> = {
+  VISA: 'Visa',
+  MASTERCARD: 'Mastercard',
+  AMEX: 'American Express',
+  DISCOVER: 'Discover',
+  JCB: 'JCB',
+  DINERS: 'Diners Club',
+  UNIONPAY: 'UnionPay',
+  UNKNOWN: '',
+};
+
+type CardFields = { cardNumber: string; expiryDate: string; ccv: string; cardholder: string };
+const EMPTY: CardFields = { cardNumber: '', expiryDate: '', ccv: '', cardholder: '' };
+const LABELS: Record<keyof CardFields, string> = {
+  cardNumber: 'Card number',
+  expiryDate: 'Expiry date (MM/YY)',
+  ccv: 'Security code (CCV)',
+  cardholder: 'Name on card',
+};
+/** Seconds the confirmation stays before the payer is taken to the merchant's page. */
+const REDIRECT_DELAY_MS = 2500;
+
+/** Digits in groups as printed on the card: 4-6-5 for American Express, fours otherwise. */
+function grouped(digits: string): string {
+  const groups = detectScheme(digits) === 'AMEX' ? [4, 6, 5] : [4, 4, 4, 4, 3];
+  const parts: string[] = [];
+  let rest = digits;
+  for (const size of groups) {
+    if (!rest) break;
+    parts.push(rest.slice(0, size));
+    rest = rest.slice(size);
+  }
+  return parts.join(' ');
+}
+
+function problems(fields: CardFields): Partial<Record<keyof CardFields, string>> {
+  const found: Partial<Record<keyof CardFields, string>> = {};
+  const digits = normaliseCardNumber(fields.cardNumber);
+  if (!digits) found.cardNumber = 'Enter the card number: 12 to 19 digits.';
+  else if (!isValidCardNumber(digits)) found.cardNumber = 'This card number is not valid. Check it and try again.';
+  const expiry = parseExpiry(fields.expiryDate);
+  if (!expiry) found.expiryDate = 'Enter the expiry date as MM/YY.';
+  else if (isExpired(expiry, new Date())) found.expiryDate = 'This card has expired.';
+  if (!/^\d{3,4}$/.test(fields.ccv)) found.ccv = 'Enter the 3 or 4 digit code on the back of the card.';
+  if (!fields.cardholder.trim()) found.cardholder = 'Enter the name as it is on the card.';
+  return found;
+}
+
+/** An error answer of the gateway (its error body), as opposed to a request that got no answer. */
+class Refusal extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: number | undefined,
+  ) {
+    super(message);
+  }
+
+  /** 409 (the same attempt is still running) and 5xx say nothing of the payment's outcome. */
+  get final(): boolean {
+    return this.status !== 409 && this.status < 500;
+  }
+}
+
+async function post<T>(url: string, body: unknown, headers: Record<string, string>): Promise<T> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  const answer = (await response.json().catch(() => ({}))) as { message?: string; code?: number };
+  if (!response.ok) throw new Refusal(answer.message ?? 'The payment could not be made.', response.status, answer.code);
+  return answer as T;
+}
+
+/** An Idempotency-Key (crypto.randomUUID needs https, and the page may be served over http). */
+function newKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** Code of UnableToCharge: the link has taken all the payments it allows. */
+const SOLD_OUT = 46;
+
+export interface Paid {
+  confirmationMessage: string | null;
+  redirectUrl: string | null;
+}
+
+/** Where the payment goes: the link, the account's public key, and the gateway as browsers reach it. */
+export interface PaymentTarget {
+  paymentLinkId: string;
+  publicKey: string;
+  gatewayUrl: string;
+}
+
+/**
+ * The card form of the hosted payment page. Card details go to the gateway's tokenisation
+ * endpoint only (with the account's public key); the payment is then made with the token. Each
+ * attempt has its own Idempotency-Key, kept when an answer is lost so that trying again cannot
+ * charge twice, and a click while one is under way does nothing. Without a `target` the form only
+ * shows (the dashboard's preview).
+ */
+export function CardForm({ callToAction, target }: { callToAction: 'Pay' | 'Donate'; target?: PaymentTarget }) {
+  const [fields, setFields] = useState<CardFields>(EMPTY);
+  const [errors, setErrors] = useState<Partial<Record<keyof CardFields, string>>>({});
+  const [formError, setFormError] = useState<string>();
+  const [paying, setPaying] = useState(false);
+  const [paid, setPaid] = useState<Paid>();
+  const [soldOut, setSoldOut] = useState(false);
+  const busy = useRef(false);
+  const attempt = useRef<{ key: string; token?: string }>(undefined);
+  const inputs = useRef<Partial<Record<keyof CardFields, HTMLInputElement | null>>>({});
+  const confirmation = useRef<HTMLHeadingElement>(null);
+  const hydrated = useHydrated();
+
+  useEffect(() => {
+    if (!paid) return;
+    confirmation.current?.focus();
+    const { redirectUrl } = paid;
+    if (!redirectUrl) return;
+    const timer = setTimeout(() => window.location.assign(redirectUrl), REDIRECT_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [paid]);
+
+  const change = (name: keyof CardFields, value: string) => {
+    attempt.current = undefined; // other details: a new attempt
+    setFields((current) => ({ ...current, [name]: value }));
+    if (errors[name]) setErrors((current) => ({ ...current, [name]: undefined }));
+  };
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!target || busy.current) return;
+    const found = problems(fields);
+    const invalid = (Object.keys(LABELS) as Array<keyof CardFields>).filter((name) => found[name]);
+    setErrors(found);
+    if (invalid.length > 0) {
+      setFormError(`Please correct: ${invalid.map((name) => LABELS[name]).join(', ')}.`);
+      inputs.current[invalid[0] as keyof CardFields]?.focus();
+      return;
+    }
+    busy.current = true;
+    setPaying(true);
+    setFormError(undefined);
+    const { paymentLinkId, publicKey, gatewayUrl } = target;
+    const headers = { 'x-publickey': publicKey };
+    try {
+      attempt.current ??= { key: newKey() };
+      const current = attempt.current;
+      current.token ??= (
+        await post<{ tokenId: string }>(
+          `${gatewayUrl}/token/card`,
+          { paymentInformation: { ...fields, cardNumber: normaliseCardNumber(fields.cardNumber) } },
+          headers,
+        )
+      ).tokenId;
+      const result = await post<Paid>(
+        `${gatewayUrl}/payment_link/${paymentLinkId}/pay`,
+        { token: current.token },
+        { ...headers, 'idempotency-key': current.key },
+      );
+      setFields(EMPTY);
+      setPaid(result);
+    } catch (error) {
+      if (error instanceof Refusal && error.final) {
+        attempt.current = undefined;
+        setFields((current) => ({ ...current, ccv: '' }));
+        if (error.code === SOLD_OUT) setSoldOut(true);
+        setFormError(`${error.message.replace(/\.?$/, '.')} You have not been charged. Check your details or try another card.`);
+      } else {
+        // No answer, or not a final one: the same attempt (key and token) is sent again on the next try.
+        setFormError('We could not confirm your payment yet. Please try again in a moment: you will not be charged twice.');
+      }
+    } finally {
+      busy.current = false;
+      setPaying(false);
+    }
+  }
+
+  if (paid) {
+    return (
+      <section aria-labelledby="payment-done">
+        <h2 id="payment-done" ref={confirmation} tabIndex={-1}>
+          {callToAction === 'Donate' ? 'Thank you for your donation' : 'Payment received'}
+        </h2>
+        <Message kind="success">{paid.confirmationMessage ?? 'Your payment was successful.'}</Message>
+        {paid.redirectUrl && (
+          <p>
+            Taking you back to the merchant… <a href={paid.redirectUrl}>Continue now</a>
+          </p>
+        )}
+      </section>
+    );
+  }
+  if (soldOut) return <Message kind="warning">This payment link is no longer accepting payments.</Message>;
+
+  const digits = fields.cardNumber.replace(/\D/g, '');
+  const brand = BRANDS[detectScheme(digits)];
+  // No `name` on card inputs: the browser could never send them anywhere by itself.
+  const control = (name: keyof CardFields) => ({
+    value: fields[name],
+    ref: (element: HTMLInputElement | null) => {
+      inputs.current[name] = element;
+    },
+    onBlur: () => {
+      const problem = problems(fields)[name];
+      if (fields[name] && problem) setErrors((current) => ({ ...current, [name]: problem }));
+    },
+    required: true,
+  });
+  return (
+    <form method="post" className="stack" onSubmit={submit} noValidate aria-label="Card payment">
+      <div className="card-number">
+        <Field label={LABELS.cardNumber} error={errors.cardNumber} hint={brand ? `${brand} card` : undefined}>
+          {(props) => (
+            <input
+              {...props}
+              {...control('cardNumber')}
+              value={grouped(digits)}
+              onChange={(event) => change('cardNumber', event.target.value.replace(/\D/g, '').slice(0, 19))}
+              inputMode="numeric"
+              autoComplete="cc-number"
+              placeholder="1234 1234 1234 1234"
+            />
+          )}
+        </Field>
+      </div>
+      <div className="form-grid">
+        <Field label={LABELS.expiryDate} error={errors.expiryDate}>
+          {(props) => (
+            <input
+              {...props}
+              {...control('expiryDate')}
+              onChange={(event) => change('expiryDate', event.target.value.slice(0, 7))}
+              inputMode="numeric"
+              autoComplete="cc-exp"
+              placeholder="MM/YY"
+            />
+          )}
+        </Field>
+        <Field label={LABELS.ccv} error={errors.ccv}>
+          {(props) => (
+            <input
+              {...props}
+              {...control('ccv')}
+              onChange={(event) => change('ccv', event.target.value.replace(/\D/g, '').slice(0, 4))}
+              inputMode="numeric"
+              autoComplete="cc-csc"
+              placeholder="123"
+            />
+          )}
+        </Field>
+      </div>
+      <Field label={LABELS.cardholder} error={errors.cardholder}>
+        {(props) => (
+          <input
+            {...props}
+            {...control('cardholder')}
+            onChange={(event) => change('cardholder', event.target.value)}
+            autoComplete="cc-name"
+          />
+        )}
+      </Field>
+      <Message kind="error">{formError}</Message>
+      <button type="submit" disabled={!hydrated || paying}>
+        {paying ? 'Processing…' : callToAction}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,169 @@
+'use client';
+
+import type { UseQueryResult } from '@tanstack/react-query';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { DataTable, type Column } from './data-table';
+import { Field } from './field';
+import { Loaded } from './loaded';
+
+export interface FilterField {
+  name: string;
+  label: string;
+  type?: 'text' | 'date' | 'select';
+  options?: ReadonlyArray<string | { value: string; label: string }>;
+  hint?: string;
+  inputMode?: 'numeric' | 'decimal';
+  maxLength?: number;
+  /** Shown under "More filters", folded unless it is in use. */
+  more?: boolean;
+}
+
+export const PAGE_SIZE = 20;
+
+/** A search's filters and page, kept in the URL so that it can be reloaded, shared and gone back to. */
+export function useSearch(fields: FilterField[]) {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const filters: Record<string, string> = {};
+  for (const { name } of fields) {
+    const value = params.get(name);
+    if (value) filters[name] = value;
+  }
+  const skip = Math.max(0, Math.floor(Number(params.get('skip')) || 0));
+  const go = (values: Record<string, string>, offset: number) => {
+    const next = new URLSearchParams(Object.entries(values).filter(([, value]) => value !== ''));
+    if (offset > 0) next.set('skip', String(offset));
+    router.push(`${pathname}?${next.toString()}`);
+  };
+  return {
+    fields,
+    filters,
+    paging: { limit: PAGE_SIZE, skip },
+    search: (values: Record<string, string>) => go(values, 0),
+    page: (offset: number) => go(filters, offset),
+  };
+}
+
+export type Search = ReturnType<typeof useSearch>;
+
+function FilterControl({ field, value }: { field: FilterField; value: string | undefined }) {
+  return (
+    <Field label={field.label} hint={field.hint}>
+      {(props) =>
+        field.type === 'select' ? (
+          <select name={field.name} defaultValue={value ?? ''} {...props}>
+            <option value="">Any</option>
+            {field.options?.map((option) => {
+              const { value: optionValue, label } = typeof option === 'string' ? { value: option, label: option } : option;
+              return (
+                <option key={optionValue} value={optionValue}>
+                  {label}
+                </option>
+              );
+            })}
+          </select>
+        ) : (
+          <input
+            name={field.name}
+            type={field.type ?? 'text'}
+            defaultValue={value ?? ''}
+            inputMode={field.inputMode}
+            maxLength={field.maxLength}
+            {...props}
+          />
+        )
+      }
+    </Field>
+  );
+}
+
+function Filters({ search }: { search: Search }) {
+  const { fields, filters } = search;
+  const controls = (more: boolean) =>
+    fields
+      .filter((field) => Boolean(field.more) === more)
+      .map((field) => <FilterControl key={field.name} field={field} value={filters[field.name]} />);
+  const folded = fields.filter((field) => field.more);
+  return (
+    <form
+      key={JSON.stringify(filters)}
+      role="search"
+      className="card stack"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const data = new FormData(event.currentTarget);
+        search.search(Object.fromEntries(fields.map(({ name }) => [name, String(data.get(name) ?? '').trim()])));
+      }}
+    >
+      <div className="form-grid">{controls(false)}</div>
+      {folded.length > 0 && (
+        <details open={folded.some((field) => filters[field.name])}>
+          <summary>More filters</summary>
+          <div className="form-grid">{controls(true)}</div>
+        </details>
+      )}
+      <div className="row">
+        <button type="submit">Search</button>
+        <button type="button" className="secondary" onClick={() => search.search({})}>
+          Clear
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function Pager({ search, count }: { search: Search; count: number }) {
+  const { limit, skip } = search.paging;
+  const last = Math.min(skip + limit, count);
+  if (count === 0) return null;
+  return (
+    <nav className="pager" aria-label="Pages of results">
+      <span role="status">{`${skip + 1}–${last} of ${count}`}</span>
+      <div className="row" hidden={count <= limit && skip === 0}>
+        <button type="button" className="secondary" disabled={skip === 0} onClick={() => search.page(Math.max(0, skip - limit))}>
+          Previous page
+        </button>
+        <button type="button" className="secondary" disabled={last >= count} onClick={() => search.page(skip + limit)}>
+          Next page
+        </button>
+      </div>
+    </nav>
+  );
+}
+
+/** Filters, the matching page of results as a table, and paging: every search view of the dashboard. */
+export function SearchView<D, T>({
+  search,
+  query,
+  select,
+  caption,
+  columns,
+  rowKey,
+}: {
+  search: Search;
+  query: UseQueryResult<D, unknown>;
+  select: (data: D) => { rows: T[]; count: number };
+  caption: string;
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+}) {
+  return (
+    <>
+      {search.fields.length > 0 && <Filters search={search} />}
+      <section className="card" aria-label={caption} aria-busy={query.isFetching}>
+        <Loaded query={query}>
+          {(data) => {
+            const { rows, count } = select(data);
+            return (
+              <>
+                <DataTable caption={caption} columns={columns} rows={rows} rowKey={rowKey} />
+                <Pager search={search} count={count} />
+              </>
+            );
+          }}
+        </Loaded>
+      </section>
+    </>
+  );
+}

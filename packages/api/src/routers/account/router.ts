@@ -1,0 +1,6 @@
+import { router } from '../../trpc';
+import { keys } from './keys';
+import { rotateSecretKey } from './rotate-secret-key';
+
+/** The account's own settings, for the dashboard (tRPC only). */
+export const accountRouter = router({ keys, rotateSecretKey });

@@ -1,0 +1,6 @@
+import { router } from '../../trpc';
+import { simulatedLatency } from './simulated-latency';
+import { stats } from './stats';
+
+/** Read models of the dashboard (tRPC only). */
+export const dashboardRouter = router({ stats, simulatedLatency });

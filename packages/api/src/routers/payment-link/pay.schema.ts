@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { paymentLinkPaymentOutput } from '../../schemas/payment-link';
+import type { Meta } from '../../trpc';
+
+export const meta: Meta = {
+  openapi: {
+    method: 'POST',
+    path: '/payment_link/{paymentLinkId}/pay',
+    tags: ['Payment link'],
+    summary: 'Pay a payment link with a card token (public key; the hosted page calls it)',
+    description: 'Charges the token for the link’s amount and currency. Send an Idempotency-Key: a repeated click charges once.',
+  },
+  idempotent: true,
+};
+
+export const input = z.object({
+  paymentLinkId: z.string().min(1).max(64),
+  token: z.string().min(1).max(64).meta({ description: 'tokenId from POST /token/card' }),
+});
+export const output = paymentLinkPaymentOutput;

@@ -1,0 +1,8 @@
+import { router } from '../../trpc';
+import { create } from './create';
+import { get } from './get';
+import { getPublic } from './get-public';
+import { pay } from './pay';
+import { search } from './search';
+
+export const paymentLinkRouter = router({ create, get, search, getPublic, pay });

@@ -1,0 +1,94 @@
+import { CALLS_TO_ACTION, checkImageDataUri, IMAGE_PROBLEMS, PAYMENT_TYPES } from '@gateway/core';
+import { z } from 'zod';
+import { amountInput, currencyInput, dateOutput, metadataInput, uncoerced } from './common';
+
+const imageInput = z
+  .string()
+  .superRefine((value, ctx) => {
+    const problem = checkImageDataUri(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: IMAGE_PROBLEMS[problem] });
+  })
+  .meta({
+    description: 'Base64 data URI of a PNG, JPEG, GIF or WebP image, at most 512 KB',
+    example: 'data:image/png;base64,iVBORw0KGgo…',
+  });
+
+/** The body of POST /payment_link. */
+export const newPaymentLinkInput = z.object({
+  title: z.string().trim().min(1).max(200),
+  amount: amountInput,
+  currency: currencyInput.optional().meta({ description: "The account's default currency when absent" }),
+  allowedPaymentTypes: z
+    .array(z.enum(PAYMENT_TYPES))
+    .max(PAYMENT_TYPES.length)
+    .optional()
+    .meta({ description: 'Payment types offered on the hosted page (default: card); only card can be taken so far' }),
+  description: z.string().max(2000).optional(),
+  image: imageInput.optional(),
+  confirmationMessage: z.string().max(1000).optional().meta({ description: 'Shown to the payer after the payment' }),
+  redirectUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .optional()
+    .meta({ description: 'Where the payer goes after the payment' }),
+  callToAction: z
+    .enum(CALLS_TO_ACTION)
+    .optional()
+    .meta({ description: 'Text of the payment button (the .NET client sends 0 or 1); default Pay' }),
+  limitPayments: uncoerced(z.number().int().min(1).max(1_000_000_000)).optional().meta({ description: 'Maximum number of payments' }),
+  invoiceId: z.string().max(100).optional(),
+  metadata: metadataInput.optional(),
+});
+export type NewPaymentLink = z.infer<typeof newPaymentLinkInput>;
+
+const nullableString = z.string().nullable();
+
+export const paymentLinkOutput = z.object({
+  url: z.string().meta({ description: 'The hosted payment page' }),
+  paymentLinkId: z.string(),
+  dateAdded: dateOutput,
+  accountId: z.string(),
+  publicKey: z.string(),
+  title: nullableString,
+  amount: z.number(),
+  currency: z.string(),
+  allowedPaymentTypes: z.array(z.string()),
+  description: nullableString,
+  image: nullableString,
+  confirmationMessage: nullableString,
+  redirectUrl: nullableString,
+  callToAction: z.enum(CALLS_TO_ACTION),
+  limitPayments: z.number().int().nullable(),
+  countPayments: z.number().int(),
+  invoiceId: nullableString,
+  metadata: z.record(z.string(), z.string()).nullable(),
+});
+export type PaymentLinkView = z.infer<typeof paymentLinkOutput>;
+
+/** What the hosted page may know of a link before the payer pays: nothing of the merchant's own. */
+export const publicPaymentLinkOutput = paymentLinkOutput
+  .pick({
+    paymentLinkId: true,
+    title: true,
+    description: true,
+    image: true,
+    amount: true,
+    currency: true,
+    callToAction: true,
+    publicKey: true,
+  })
+  .extend({
+    paymentTypes: z.array(z.string()).meta({ description: 'Allowed payment types the hosted page can take' }),
+    soldOut: z.boolean().meta({ description: 'The link has taken its limit of payments' }),
+  });
+export type PublicPaymentLinkView = z.infer<typeof publicPaymentLinkOutput>;
+
+/** The answer to a payment on the hosted page. */
+export const paymentLinkPaymentOutput = z.object({
+  chargeId: z.string(),
+  status: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  confirmationMessage: nullableString,
+  redirectUrl: nullableString,
+});

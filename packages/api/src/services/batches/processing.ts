@@ -1,0 +1,192 @@
+import { ApiError, formatAmount } from '@gateway/core';
+import { Prisma, type Account, type Batch, type BatchRow, type BatchStatus, type Charge } from '@gateway/db';
+import type { JobHandler } from '@gateway/jobs';
+import type { ChargeService } from '../charges';
+import type { Dependencies } from '../deps';
+import { requireCurrency } from '../money';
+
+export const BATCH_QUEUE = 'batch.charge-rows';
+
+/** Rows one job charges, recorded together with the job's completion. */
+const CHUNK_ROWS = 50;
+/** Jobs of one batch that may run at once: each, when done, enqueues the chunk LANES further on. */
+const LANES = 2;
+/** Rows one job charges at once. */
+const ROWS_AT_ONCE = 8;
+/** A chunk retries (database trouble, rows waiting for their charges) for about two days. */
+const CHUNK_ATTEMPTS = 25;
+
+/** What a processed row records; FAILED rows name why. */
+type RowOutcome =
+  | { status: 'SUCCESS' }
+  | {
+      status: 'FAILED';
+      failureReason: string;
+      gatewayErrorCode: string | null;
+      gatewayErrorResponse: string | null;
+      isRetryable: boolean;
+    };
+
+type ChunkPayload = { batchId: string; chunk: number };
+
+const failed = (reason: string, gatewayCode: string | null, gatewayMessage: string | null, retryable: boolean): RowOutcome => ({
+  status: 'FAILED',
+  failureReason: reason,
+  gatewayErrorCode: gatewayCode,
+  gatewayErrorResponse: gatewayMessage,
+  isRetryable: retryable,
+});
+
+const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+
+/**
+ * Charges the rows of batches in the background. A batch's rows are cut into chunks of
+ * CHUNK_ROWS; LANES jobs of a batch run at a time, each charging ROWS_AT_ONCE rows at once, so a
+ * batch keeps at most LANES × ROWS_AT_ONCE charges in flight and leaves room to other jobs.
+ *
+ * Every row has its charge id from the start, so it can make one charge only, whatever happens to
+ * the workers: a job that runs the rows of a run that died finds their charges taken (P2002),
+ * records what they became, and sends those the dead run left PROCESSING again with the same
+ * provider keys. A chunk records its rows, the batch's counters and its own completion in one
+ * transaction, with conditional and arithmetic updates, so concurrent jobs never count a row twice.
+ */
+export function createBatchProcessing(
+  { db, clock, logger, jobs }: Dependencies,
+  charges: Pick<ChargeService, 'createPaymentMethodCharge' | 'resumePaymentMethodCharge'>,
+) {
+  function enqueueChunk(tx: Prisma.TransactionClient, batchId: string, chunk: number) {
+    const payload: ChunkPayload = { batchId, chunk };
+    return jobs.enqueue(BATCH_QUEUE, payload, { tx, dedupeKey: `batch:${batchId}:${chunk}`, maxAttempts: CHUNK_ATTEMPTS });
+  }
+
+  /** Enqueues the first chunk of each lane of a new batch, in the transaction that creates it. */
+  async function start(tx: Prisma.TransactionClient, batch: Batch) {
+    for (let chunk = 0; chunk < LANES && chunk * CHUNK_ROWS < batch.count; chunk += 1) await enqueueChunk(tx, batch.id, chunk);
+  }
+
+  async function changeStatus(tx: Prisma.TransactionClient, batch: Batch, from: BatchStatus, to: BatchStatus) {
+    const completed = to === 'SUCCESS' || to === 'FAILED';
+    const { count } = await tx.batch.updateMany({
+      where: { id: batch.id, status: from },
+      data: { status: to, ...(completed && { dateCompleted: clock.now() }) },
+    });
+    if (count === 0) return;
+    logger.info({ batchId: batch.id, status: to }, 'batch status changed');
+    // WEBHOOKS: enable once services.webhooks exists (another change is adding it).
+    // await webhooks.record(tx, {
+    //   accountId: batch.accountId,
+    //   type: 'Batch',
+    //   eventType: 'batch.status.changed',
+    //   resourceId: batch.id,
+    //   data: toBatchStatusView({ ...batch, status: to }),
+    //   webhook: batch.webhook,
+    // });
+  }
+
+  /** The row's outcome from its charge; undefined while the charge is still being made. */
+  function outcomeOf(charge: Charge & { attempts: Array<{ isRetryable: boolean }> }): RowOutcome | undefined {
+    if (charge.status === 'PROCESSING') return undefined;
+    if (charge.status !== 'FAILED') return { status: 'SUCCESS' };
+    return failed(charge.failureMessage ?? 'Failed', charge.gatewayCode, charge.gatewayMessage, charge.attempts[0]?.isRetryable ?? false);
+  }
+
+  const readCharge = (id: string) =>
+    db.charge.findUniqueOrThrow({ where: { id }, include: { attempts: { orderBy: { dateAttempted: 'desc' }, take: 1 } } });
+
+  /**
+   * Charges one row. A charge made (SUCCESS, or a debit the provider accepted) is a SUCCESS; a
+   * refusal, before or at the provider, a FAILED. Undefined: the charge is still being made.
+   */
+  async function chargeRow(account: Account, row: BatchRow): Promise<RowOutcome | undefined> {
+    const input = {
+      paymentMethodId: row.paymentMethodId,
+      amount: formatAmount(row.amount, requireCurrency(row.currency)),
+      currency: row.currency,
+      reference: row.reference ?? undefined,
+    };
+    try {
+      await charges.createPaymentMethodCharge(account, input, { chargeId: row.chargeId, batchId: row.batchId });
+      return { status: 'SUCCESS' };
+    } catch (error) {
+      if (error instanceof ApiError) return failed(error.message, error.gatewayCode ?? null, error.gatewayMessage ?? null, error.retryable);
+      if (!isUniqueViolation(error)) throw error;
+    }
+    // The charge exists: a run that died made it before it could record the row.
+    const charge = await readCharge(row.chargeId);
+    if (charge.status !== 'PROCESSING' || charge.paymentType !== 'CARD') return outcomeOf(charge);
+    // The run died during the provider call: the same keys again, so the payer pays at most once.
+    await charges.resumePaymentMethodCharge(account, input, row.chargeId).catch((error: unknown) => {
+      if (!(error instanceof ApiError)) throw error;
+      logger.warn({ chargeId: row.chargeId, error: error.message }, 'batch charge refused on resumption');
+    });
+    return outcomeOf(await readCharge(row.chargeId));
+  }
+
+  /** Charges `rows`, ROWS_AT_ONCE at a time; takes no more after an error or once the lease is lost. */
+  async function chargeRows(account: Account, rows: BatchRow[], signal: AbortSignal) {
+    const outcomes: Array<[BatchRow, RowOutcome]> = [];
+    let error: unknown;
+    let next = 0;
+    const lane = async () => {
+      while (next < rows.length && error === undefined && !signal.aborted) {
+        const row = rows[next++]!;
+        try {
+          const outcome = await chargeRow(account, row);
+          if (outcome) outcomes.push([row, outcome]);
+        } catch (failure) {
+          error ??= failure;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: ROWS_AT_ONCE }, lane));
+    return { outcomes, error };
+  }
+
+  /** Records processed rows once each, and the batch's counters; completes the batch with its last row. */
+  async function record(tx: Prisma.TransactionClient, batchId: string, outcomes: Array<[BatchRow, RowOutcome]>) {
+    const processedAt = clock.now();
+    const succeeded = outcomes.filter(([, outcome]) => outcome.status === 'SUCCESS').map(([row]) => row.id);
+    let success = 0;
+    let failure = 0;
+    if (succeeded.length > 0) {
+      const updated = await tx.batchRow.updateMany({
+        where: { id: { in: succeeded }, status: 'CREATED' },
+        data: { status: 'SUCCESS', processedAt },
+      });
+      success = updated.count;
+    }
+    for (const [row, outcome] of outcomes) {
+      if (outcome.status !== 'FAILED') continue;
+      failure += (await tx.batchRow.updateMany({ where: { id: row.id, status: 'CREATED' }, data: { ...outcome, processedAt } })).count;
+    }
+    if (success + failure === 0) return;
+    const batch = await tx.batch.update({
+      where: { id: batchId },
+      data: { processed: { increment: success + failure }, success: { increment: success }, failure: { increment: failure } },
+    });
+    if (batch.processed === batch.count) await changeStatus(tx, batch, 'IN_PROGRESS', batch.success > 0 ? 'SUCCESS' : 'FAILED');
+  }
+
+  const chargeChunk: JobHandler = async (payload, ctx) => {
+    const { batchId, chunk } = payload as ChunkPayload;
+    const batch = await db.batch.findUniqueOrThrow({ where: { id: batchId }, include: { account: true } });
+    if (batch.status === 'CREATED') await db.$transaction((tx) => changeStatus(tx, batch, 'CREATED', 'IN_PROGRESS'));
+    const rows = await db.batchRow.findMany({
+      where: { batchId, status: 'CREATED', line: { gt: chunk * CHUNK_ROWS, lte: (chunk + 1) * CHUNK_ROWS } },
+      orderBy: { line: 'asc' },
+    });
+    const { outcomes, error } = await chargeRows(batch.account, rows, ctx.signal);
+    const done = outcomes.length === rows.length;
+    await db.$transaction(async (tx) => {
+      await record(tx, batchId, outcomes);
+      if (!done) return;
+      const next = chunk + LANES;
+      if (next * CHUNK_ROWS < batch.count) await enqueueChunk(tx, batchId, next);
+      await ctx.complete(tx);
+    });
+    if (error !== undefined) throw error;
+    if (!done) throw new Error(`${rows.length - outcomes.length} rows of the chunk wait for their charges to finish`);
+  };
+
+  return { start, jobHandlers: { [BATCH_QUEUE]: chargeChunk } };
+}

@@ -1,0 +1,80 @@
+import { toWireAmount } from '@gateway/core';
+import type { Account } from '@gateway/db';
+import type { Dependencies } from './deps';
+import { requireCurrency } from './money';
+
+const DAY_MS = 86_400_000;
+/** Charge states in which the provider accepted the payment. */
+const ACCEPTED = ['SUCCESS', 'PARTIAL_REFUND', 'REFUND', 'AUTHORISE', 'AUTHORISE_CANCELLED'];
+
+export interface ProviderDay {
+  /** UTC day, YYYY-MM-DD. */
+  date: string;
+  /** Captured amount of the day's charges, in the provider's currency. */
+  volume: number;
+  /** Charges the provider accepted. */
+  accepted: number;
+  /** Provider attempts that failed (declines, errors, timeouts). */
+  failed: number;
+}
+
+const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+
+/** Read models of the dashboard that no REST operation answers. */
+export function createDashboardService({ db, clock }: Dependencies) {
+  /**
+   * The home page: per provider and UTC day, the captured volume and how many payments the
+   * provider accepted or failed (its success rate), from the charges and their failed attempts.
+   */
+  async function providerDays(account: Account, days: number) {
+    const today = Date.parse(dayOf(clock.now()));
+    const dates = Array.from({ length: days }, (_, i) => dayOf(new Date(today - (days - 1 - i) * DAY_MS)));
+    const since = new Date(today - (days - 1) * DAY_MS);
+    const [providers, charges, failures] = await Promise.all([
+      db.provider.findMany({ where: { accountId: account.id }, orderBy: { dateAdded: 'asc' } }),
+      db.$queryRaw<Array<{ providerId: string; day: string; volume: string; accepted: number }>>`
+        SELECT "providerId", to_char("dateAdded" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+               sum("capturedAmount")::text AS volume, count(*)::int AS accepted
+        FROM "Charge"
+        WHERE "accountId" = ${account.id} AND "dateAdded" >= ${since} AND "providerId" IS NOT NULL
+          AND "status"::text = ANY(${ACCEPTED})
+        GROUP BY 1, 2`,
+      db.$queryRaw<Array<{ providerId: string; day: string; failed: number }>>`
+        SELECT a."providerId", to_char(a."dateAttempted" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS failed
+        FROM "ChargeAttempt" a JOIN "Charge" c ON c."id" = a."chargeId"
+        WHERE c."accountId" = ${account.id} AND a."dateAttempted" >= ${since}
+        GROUP BY 1, 2`,
+    ]);
+    const key = (providerId: string, day: string) => `${providerId} ${day}`;
+    const accepted = new Map(charges.map((row) => [key(row.providerId, row.day), row]));
+    const failed = new Map(failures.map((row) => [key(row.providerId, row.day), row.failed]));
+    return {
+      dates,
+      providers: providers.map((provider) => {
+        const currency = requireCurrency(provider.currency);
+        return {
+          providerId: provider.id,
+          name: provider.name,
+          currency: provider.currency,
+          days: dates.map((date): ProviderDay => {
+            const row = accepted.get(key(provider.id, date));
+            return {
+              date,
+              volume: toWireAmount(BigInt(row?.volume ?? 0), currency),
+              accepted: row?.accepted ?? 0,
+              failed: failed.get(key(provider.id, date)) ?? 0,
+            };
+          }),
+        };
+      }),
+    };
+  }
+
+  /** The simulated latency and the timeout of each of the account's simulated providers. */
+  async function simulatedLatency(account: Account) {
+    const providers = await db.provider.findMany({ where: { accountId: account.id, type: 'dummy', dateRemoved: null } });
+    return providers.map((p) => ({ providerId: p.id, minMs: p.latencyMinMs, maxMs: p.latencyMaxMs, timeoutMs: p.timeoutMs }));
+  }
+
+  return { providerDays, simulatedLatency };
+}

@@ -1,0 +1,159 @@
+import { ApiError, formatAmount, HOSTED_PAYMENT_TYPES, newId, notFound, toWireAmount } from '@gateway/core';
+import type { Account, PaymentLink, Prisma } from '@gateway/db';
+import type { NewPaymentLink, PaymentLinkView, PublicPaymentLinkView } from '../../schemas/payment-link';
+import { dateRange, paging } from '../../schemas/search';
+import type { ChargeService } from '../charges';
+import type { Dependencies } from '../deps';
+import { requireAmount, requireCurrency } from '../money';
+
+export interface PaymentLinkSearch {
+  addedAfter?: Date;
+  addedBefore?: Date;
+  sortBy?: 'None' | 'Date' | 'Title';
+  limit?: number;
+  skip?: number;
+}
+
+type LinkWithAccount = PaymentLink & { account: Pick<Account, 'publicKey'> };
+
+/** A 404 with code 61: the catalogue has no payment-link code the Java client can read (116 is beyond 107). */
+const linkNotFound = () => notFound('InvalidReferenceId', 'Payment link');
+
+const soldOut = (link: PaymentLink) => link.limitPayments !== null && link.countPayments >= link.limitPayments;
+
+/**
+ * Payment links and the payments made on their hosted page. A payment takes a slot with one
+ * conditional UPDATE (countPayments < limitPayments) before the card is charged and gives it back
+ * if the charge fails, so concurrent payers can never exceed the limit.
+ */
+export function createPaymentLinkService({ db, config }: Dependencies, charges: Pick<ChargeService, 'createTokenCharge'>) {
+  function view(link: LinkWithAccount): PaymentLinkView {
+    const currency = requireCurrency(link.currency);
+    return {
+      url: `${config.dashboardUrl}/pay/${link.id}`,
+      paymentLinkId: link.id,
+      dateAdded: link.dateAdded.toISOString(),
+      accountId: link.accountId,
+      publicKey: link.account.publicKey,
+      title: link.title,
+      amount: toWireAmount(link.amount ?? 0n, currency),
+      currency: link.currency,
+      allowedPaymentTypes: link.allowedPaymentTypes,
+      description: link.description,
+      image: link.image,
+      confirmationMessage: link.confirmationMessage,
+      redirectUrl: link.redirectUrl,
+      callToAction: link.callToAction === 'Donate' ? 'Donate' : 'Pay',
+      limitPayments: link.limitPayments,
+      countPayments: link.countPayments,
+      invoiceId: link.invoiceId,
+      metadata: link.metadata as Record<string, string> | null,
+    };
+  }
+
+  async function find(account: Account, paymentLinkId: string): Promise<LinkWithAccount> {
+    const link = await db.paymentLink.findFirst({ where: { id: paymentLinkId, accountId: account.id } });
+    if (!link) throw linkNotFound();
+    return { ...link, account };
+  }
+
+  return {
+    async create(account: Account, input: NewPaymentLink): Promise<PaymentLinkView> {
+      const currency = requireCurrency(input.currency ?? account.defaultCurrency);
+      const link = await db.paymentLink.create({
+        data: {
+          id: newId(),
+          accountId: account.id,
+          title: input.title,
+          amount: requireAmount(input.amount, currency),
+          currency: currency.code,
+          allowedPaymentTypes: [...new Set(input.allowedPaymentTypes ?? ['card'])],
+          description: input.description ?? null,
+          image: input.image ?? null,
+          confirmationMessage: input.confirmationMessage ?? null,
+          redirectUrl: input.redirectUrl ?? null,
+          callToAction: input.callToAction ?? 'Pay',
+          limitPayments: input.limitPayments ?? null,
+          invoiceId: input.invoiceId ?? null,
+          metadata: input.metadata,
+        },
+      });
+      return view({ ...link, account });
+    },
+
+    async get(account: Account, paymentLinkId: string): Promise<PaymentLinkView> {
+      return view(await find(account, paymentLinkId));
+    },
+
+    /** Newest first, or by title; the answer is `{paymentLinks, count}` (no limit/skip, as the SDKs read it). */
+    async search(account: Account, input: PaymentLinkSearch) {
+      const where: Prisma.PaymentLinkWhereInput = { accountId: account.id, ...dateRange(input) };
+      const newestFirst: Prisma.PaymentLinkOrderByWithRelationInput[] = [{ dateAdded: 'desc' }, { id: 'desc' }];
+      const { take, skip } = paging(input);
+      const [count, links] = await Promise.all([
+        db.paymentLink.count({ where }),
+        db.paymentLink.findMany({
+          where,
+          orderBy: input.sortBy === 'Title' ? [{ title: 'asc' }, ...newestFirst] : newestFirst,
+          take,
+          skip,
+        }),
+      ]);
+      return { paymentLinks: links.map((link) => view({ ...link, account })), count };
+    },
+
+    /** The face of a link the hosted page shows before payment: no auth, nothing of the merchant's own. */
+    async publicView(paymentLinkId: string): Promise<PublicPaymentLinkView> {
+      const link = await db.paymentLink.findUnique({ where: { id: paymentLinkId }, include: { account: { select: { publicKey: true } } } });
+      if (!link) throw linkNotFound();
+      const { title, description, image, amount, currency, callToAction, publicKey } = view(link);
+      const paymentTypes = HOSTED_PAYMENT_TYPES.filter((type) => link.allowedPaymentTypes.includes(type));
+      return {
+        paymentLinkId: link.id,
+        title,
+        description,
+        image,
+        amount,
+        currency,
+        callToAction,
+        publicKey,
+        paymentTypes,
+        soldOut: soldOut(link),
+      };
+    },
+
+    /** Charges a card token (made with the account's public key) for the link's amount. */
+    async pay(account: Account, paymentLinkId: string, token: string) {
+      const link = await find(account, paymentLinkId);
+      if (!HOSTED_PAYMENT_TYPES.some((type) => link.allowedPaymentTypes.includes(type))) {
+        throw new ApiError('InvalidPaymentType', { message: 'This payment link does not take cards' });
+      }
+      const taken = await db.$executeRaw`
+        UPDATE "PaymentLink" SET "countPayments" = "countPayments" + 1
+        WHERE "id" = ${link.id} AND ("limitPayments" IS NULL OR "countPayments" < "limitPayments")`;
+      if (taken !== 1) throw new ApiError('UnableToCharge', { message: 'This payment link takes no more payments' });
+      try {
+        const currency = requireCurrency(link.currency);
+        const charge = await charges.createTokenCharge(
+          account,
+          { token, amount: formatAmount(link.amount ?? 0n, currency), currency: link.currency, invoiceNumber: link.invoiceId ?? undefined },
+          { paymentLinkId: link.id },
+        );
+        const { chargeId, status, amount } = charge;
+        return {
+          chargeId,
+          status,
+          amount,
+          currency: link.currency,
+          confirmationMessage: link.confirmationMessage,
+          redirectUrl: link.redirectUrl,
+        };
+      } catch (error) {
+        await db.$executeRaw`UPDATE "PaymentLink" SET "countPayments" = "countPayments" - 1 WHERE "id" = ${link.id}`;
+        throw error;
+      }
+    },
+  };
+}
+
+export type PaymentLinkService = ReturnType<typeof createPaymentLinkService>;

@@ -1,0 +1,35 @@
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+/**
+ * Staff passwords are hashed with scrypt (Node's own, no native dependency) at OWASP's
+ * recommended cost, with a random salt. The hash string carries its parameters, so the cost can
+ * be raised later without breaking existing hashes: `scrypt$N$r$p$salt$hash` (base64url).
+ */
+const COST = { N: 2 ** 17, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+/** Refuse stored parameters beyond this: a corrupted row must not make a sign-in eat the memory. */
+const MAX_N = 2 ** 20;
+
+function derive(password: string, salt: Buffer, { N, r, p }: typeof COST): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, COST);
+  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** Constant-time comparison; a malformed hash never matches. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, expected] = stored.split('$');
+  const cost = { N: Number(n), r: Number(r), p: Number(p) };
+  if (scheme !== 'scrypt' || !salt || !expected || ![cost.N, cost.r, cost.p].every(Number.isInteger) || cost.N > MAX_N) return false;
+  const key = await derive(password, Buffer.from(salt, 'base64url'), cost);
+  const wanted = Buffer.from(expected, 'base64url');
+  return key.length === wanted.length && timingSafeEqual(key, wanted);
+}

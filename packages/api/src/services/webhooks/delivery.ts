@@ -1,0 +1,111 @@
+import { performance } from 'node:perf_hooks';
+import { newId } from '@gateway/core';
+import type { WebhookDelivery, WebhookEvent } from '@gateway/db';
+import type { JobHandler } from '@gateway/jobs';
+import type { Dependencies } from '../deps';
+import { openAuthorization } from './authorization';
+import { postJson } from './outbound';
+import type { createSigningKeys } from './signing';
+import { signature } from './signing';
+
+export const DELIVERY_QUEUE = 'webhook.deliver';
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/**
+ * Wait after each failed attempt: 10 attempts over about 22 hours, then the delivery fails. A
+ * fixed table (no jitter) so the delivery log tells the merchant exactly when the next try comes.
+ */
+export const RETRY_DELAYS_MS: readonly number[] = [
+  30_000,
+  2 * MINUTE,
+  10 * MINUTE,
+  30 * MINUTE,
+  HOUR,
+  2 * HOUR,
+  4 * HOUR,
+  6 * HOUR,
+  8 * HOUR,
+];
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** `transaction`, `paymentMethod`…: meta.type as the wire sample spells it. */
+const metaType = (type: string) => type.charAt(0).toLowerCase() + type.slice(1);
+
+/** The delivered body: the same bytes on every attempt of every delivery of the event. */
+export function deliveryBody(event: WebhookEvent): string {
+  const meta = { messageId: event.id, timestamp: event.createdAt.toISOString(), type: metaType(event.type), eventType: event.eventType };
+  return JSON.stringify({ meta, data: event.data });
+}
+
+/**
+ * One attempt of one delivery per job run. Its outcome, the attempt's log row and the job of the
+ * next attempt commit together with the job's completion; a process that dies during the request
+ * leaves the job to run again after its lease, with the same body (at least once).
+ */
+export function createDeliveryHandler(
+  { db, clock, config, jobs }: Dependencies,
+  { signingKey }: Pick<ReturnType<typeof createSigningKeys>, 'signingKey'>,
+): JobHandler {
+  /** The Authorization value of a delivery: its own (a request's webhook) or its subscription's. */
+  async function authorizationOf(delivery: WebhookDelivery): Promise<string | undefined> {
+    if (delivery.subscriptionId === null) return openAuthorization(config.keyring, 'WebhookDelivery', delivery);
+    const subscription = await db.webhookSubscription.findUniqueOrThrow({ where: { id: delivery.subscriptionId } });
+    return openAuthorization(config.keyring, 'WebhookSubscription', subscription);
+  }
+
+  return async (payload, ctx) => {
+    const { deliveryId } = payload as { deliveryId: string };
+    const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { event: true } });
+    if (delivery?.status !== 'PENDING') return;
+    const body = deliveryBody(delivery.event);
+    const authorization = await authorizationOf(delivery);
+    const headers = {
+      'x-payfurl-signature': signature(await signingKey({ id: delivery.event.accountId }), body),
+      ...(authorization !== undefined && { authorization }),
+    };
+    const at = clock.now();
+    const started = performance.now();
+    const outcome = await postJson(delivery.url, body, {
+      headers,
+      timeoutMs: config.webhookTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+      allowPrivate: config.allowPrivateWebhooks ?? false,
+    });
+    const durationMs = Math.round(performance.now() - started);
+
+    const attempts = delivery.attempts + 1;
+    const delivered = outcome.error === undefined;
+    const retry = !delivered && !outcome.refused && attempts < MAX_ATTEMPTS;
+    const nextAttemptAt = retry ? new Date(clock.now().getTime() + (RETRY_DELAYS_MS[attempts - 1] ?? 0)) : null;
+    await db.$transaction(async (tx) => {
+      // Fenced on the attempt count: a run that lost its lease cannot record its attempt twice.
+      const { count } = await tx.webhookDelivery.updateMany({
+        where: { id: delivery.id, status: 'PENDING', attempts: delivery.attempts },
+        data: {
+          status: delivered ? 'DELIVERED' : retry ? 'PENDING' : 'FAILED',
+          attempts,
+          lastStatusCode: outcome.statusCode ?? null,
+          lastError: outcome.error ?? null,
+          nextAttemptAt,
+          deliveredAt: delivered ? clock.now() : null,
+        },
+      });
+      if (count === 0) return;
+      await tx.webhookAttempt.create({
+        data: {
+          id: newId(),
+          deliveryId: delivery.id,
+          at,
+          statusCode: outcome.statusCode ?? null,
+          error: outcome.error ?? null,
+          durationMs,
+        },
+      });
+      if (nextAttemptAt) await jobs.enqueue(DELIVERY_QUEUE, { deliveryId: delivery.id }, { tx, runAt: nextAttemptAt });
+      await ctx.complete(tx);
+    });
+  };
+}

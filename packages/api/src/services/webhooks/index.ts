@@ -1,0 +1,34 @@
+import type { Dependencies } from '../deps';
+import { createDeliveryHandler, DELIVERY_QUEUE } from './delivery';
+import { createDeliveryLog } from './log';
+import { createOutbox } from './outbox';
+import { createSigningKeys } from './signing';
+import { createWebhookSubscriptions } from './subscriptions';
+
+export { openWebhook, sealWebhook, type Webhook } from './authorization';
+export type { WebhookEventInput } from './outbox';
+
+/**
+ * Webhooks (docs/webhooks.md): events written to an outbox in the transaction of the change they
+ * report (`record`), delivered signed and at least once by a background job with backoff, to the
+ * account's subscriptions and to the webhook object of the request that made the resource.
+ */
+export function createWebhookService(deps: Dependencies) {
+  const subscriptions = createWebhookSubscriptions(deps);
+  const signing = createSigningKeys(deps);
+  const log = createDeliveryLog(deps);
+  return {
+    record: createOutbox(deps, subscriptions).record,
+    signingKey: signing.signingKey,
+    rotateSigningKey: signing.rotateSigningKey,
+    createSubscription: subscriptions.create,
+    getSubscription: subscriptions.get,
+    removeSubscription: subscriptions.remove,
+    searchSubscriptions: subscriptions.search,
+    event: log.event,
+    searchDeliveries: log.deliveries,
+    jobHandlers: { [DELIVERY_QUEUE]: createDeliveryHandler(deps, signing) },
+  };
+}
+
+export type WebhookService = ReturnType<typeof createWebhookService>;

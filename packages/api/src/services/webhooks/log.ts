@@ -1,0 +1,95 @@
+import { notFound } from '@gateway/core';
+import type { Account, Prisma, WebhookDelivery, WebhookEvent } from '@gateway/db';
+import type { WebhookDeliveryView, WebhookEventView, WebhookType } from '../../schemas/webhook';
+import { dateRange, paging } from '../../schemas/search';
+import type { Dependencies } from '../deps';
+
+export interface WebhookDeliverySearch {
+  resourceId?: string;
+  status?: WebhookDelivery['status'];
+  type?: WebhookType;
+  addedAfter?: Date;
+  addedBefore?: Date;
+  limit?: number;
+  skip?: number;
+}
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+/** What a delivery shows of its event. */
+const eventFields = { id: true, type: true, eventType: true, resourceId: true } as const;
+
+function toDeliveryView(delivery: WebhookDelivery, event: Pick<WebhookEvent, keyof typeof eventFields>): WebhookDeliveryView {
+  return {
+    deliveryId: delivery.id,
+    messageId: event.id,
+    type: event.type as WebhookType,
+    eventType: event.eventType,
+    resourceId: event.resourceId,
+    webhookSubscriptionId: delivery.subscriptionId,
+    url: delivery.url,
+    status: delivery.status,
+    attempts: delivery.attempts,
+    lastStatusCode: delivery.lastStatusCode,
+    lastError: delivery.lastError,
+    nextAttemptAt: iso(delivery.nextAttemptAt),
+    deliveredAt: iso(delivery.deliveredAt),
+    createdDate: delivery.createdAt.toISOString(),
+  };
+}
+
+/** The delivery log: what was sent where, each attempt's outcome, and when the next one comes. */
+export function createDeliveryLog({ db }: Dependencies) {
+  return {
+    /** The event (by its messageId) with every delivery and attempt. */
+    async event(account: Account, messageId: string): Promise<WebhookEventView> {
+      const event = await db.webhookEvent.findFirst({
+        where: { id: messageId, accountId: account.id },
+        include: { deliveries: { include: { attemptLog: { orderBy: { at: 'asc' } } }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } },
+      });
+      if (!event) throw notFound('ValidationError', 'Webhook event');
+      return {
+        messageId: event.id,
+        type: event.type as WebhookType,
+        eventType: event.eventType,
+        resourceId: event.resourceId,
+        createdDate: event.createdAt.toISOString(),
+        data: event.data as Record<string, unknown>,
+        deliveries: event.deliveries.map((delivery) => ({
+          ...toDeliveryView(delivery, event),
+          attemptLog: delivery.attemptLog.map((a) => ({
+            date: a.at.toISOString(),
+            statusCode: a.statusCode,
+            error: a.error,
+            durationMs: a.durationMs,
+          })),
+        })),
+      };
+    },
+
+    /** Deliveries, newest first. */
+    async deliveries(account: Account, input: WebhookDeliverySearch) {
+      const where: Prisma.WebhookDeliveryWhereInput = {
+        event: {
+          accountId: account.id,
+          ...(input.resourceId !== undefined && { resourceId: input.resourceId }),
+          ...(input.type !== undefined && { type: input.type }),
+        },
+        ...(input.status !== undefined && { status: input.status }),
+        ...dateRange(input, 'createdAt'),
+      };
+      const { take, skip } = paging(input);
+      const [count, rows] = await Promise.all([
+        db.webhookDelivery.count({ where }),
+        db.webhookDelivery.findMany({
+          where,
+          include: { event: { select: eventFields } },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          take,
+          skip,
+        }),
+      ]);
+      return { limit: take, skip, count, deliveries: rows.map((row) => toDeliveryView(row, row.event)) };
+    },
+  };
+}

@@ -1,0 +1,119 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
+
+/**
+ * Requests to merchants' webhook URLs, which must not reach the gateway's own network (SSRF): the
+ * host is resolved, every address checked, and the connection made to a checked address (the
+ * check is the socket's own DNS lookup, so a second, different answer cannot slip in between).
+ */
+
+const FORBIDDEN = new BlockList();
+const IPV4: ReadonlyArray<[string, number]> = [
+  ['0.0.0.0', 8], // unspecified, "this network"
+  ['10.0.0.0', 8], // private (RFC 1918)
+  ['100.64.0.0', 10], // carrier-grade NAT
+  ['127.0.0.0', 8], // loopback
+  ['169.254.0.0', 16], // link-local (cloud metadata services)
+  ['172.16.0.0', 12], // private
+  ['192.168.0.0', 16], // private
+  ['224.0.0.0', 4], // multicast
+  ['240.0.0.0', 4], // reserved, broadcast
+];
+const IPV6: ReadonlyArray<[string, number]> = [
+  ['::', 128], // unspecified
+  ['::1', 128], // loopback
+  ['fc00::', 7], // unique local
+  ['fe80::', 10], // link-local
+  ['ff00::', 8], // multicast
+];
+for (const [network, prefix] of IPV4) FORBIDDEN.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of IPV6) FORBIDDEN.addSubnet(network, prefix, 'ipv6');
+
+/** Loopback, private, link-local, CGNAT, multicast, unspecified… — IPv4-mapped IPv6 forms (::ffff:10.0.0.1) included. */
+export function isNonPublicAddress(address: string): boolean {
+  return FORBIDDEN.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+}
+
+export const NON_PUBLIC_TARGET =
+  'The URL points to a loopback, private or other non-public address (GATEWAY_WEBHOOK_ALLOW_PRIVATE allows them)';
+
+/** A target refused by the address check: the delivery can never succeed. */
+class RefusedTarget extends Error {
+  override name = 'RefusedTarget';
+}
+
+const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
+
+/** dns.lookup that fails when the name has a non-public address, for the socket of one request. */
+const checkedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
+    if (error) return callback(error, '', 0);
+    if (addresses.some((a) => isNonPublicAddress(a.address))) return callback(new RefusedTarget(NON_PUBLIC_TARGET), '', 0);
+    if (options.all) return callback(null, addresses);
+    const [first] = addresses;
+    return callback(null, first?.address ?? '', first?.family ?? 4);
+  });
+};
+
+/**
+ * Why a webhook URL given to the API must be refused, or undefined. A name that does not resolve
+ * now is accepted (`https://example`): each delivery checks again.
+ */
+export async function refusedTarget(url: string): Promise<string | undefined> {
+  const host = hostOf(new URL(url));
+  const addresses = isIP(host)
+    ? [host]
+    : await new Promise<string[]>((resolve) =>
+        dnsLookup(host, { all: true }, (error, found) => resolve(error ? [] : found.map((a) => a.address))),
+      );
+  return addresses.some(isNonPublicAddress) ? NON_PUBLIC_TARGET : undefined;
+}
+
+export interface PostOutcome {
+  /** The receiver's answer, when one came. */
+  statusCode?: number;
+  /** Why no 2xx came: a connection failure, a timeout, a non-2xx status. */
+  error?: string;
+  /** The URL is refused (non-public address): trying again cannot help. */
+  refused?: boolean;
+}
+
+export interface PostOptions {
+  headers: Record<string, string>;
+  timeoutMs: number;
+  /** Lets deliveries reach loopback and private addresses (tests, a gateway inside a private network). */
+  allowPrivate: boolean;
+}
+
+/** POSTs `body` and settles with the answer's status (the answer's body is read and dropped); never rejects. */
+export function postJson(url: string, body: string, options: PostOptions): Promise<PostOutcome> {
+  const target = new URL(url);
+  if (!options.allowPrivate && isIP(hostOf(target)) && isNonPublicAddress(hostOf(target))) {
+    return Promise.resolve({ error: NON_PUBLIC_TARGET, refused: true });
+  }
+  const bytes = Buffer.from(body, 'utf8');
+  const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    const request = send(target, {
+      method: 'POST',
+      headers: { ...options.headers, 'content-type': 'application/json', 'content-length': String(bytes.length) },
+      lookup: options.allowPrivate ? undefined : checkedLookup,
+      // A connection per delivery: a pooled socket would outlive the check of its address.
+      agent: false,
+    });
+    const timer = setTimeout(() => request.destroy(new Error(`No answer within ${options.timeoutMs / 1000} s`)), options.timeoutMs);
+    request.on('response', (response) => {
+      clearTimeout(timer);
+      response.resume();
+      const statusCode = response.statusCode ?? 0;
+      resolve(statusCode >= 200 && statusCode < 300 ? { statusCode } : { statusCode, error: `The receiver answered ${statusCode}` });
+    });
+    request.on('error', (error) => {
+      clearTimeout(timer);
+      resolve(error instanceof RefusedTarget ? { error: error.message, refused: true } : { error: error.message });
+    });
+    request.end(bytes);
+  });
+}

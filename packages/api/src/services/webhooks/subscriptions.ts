@@ -1,0 +1,125 @@
+import { ApiError, newId, notFound } from '@gateway/core';
+import type { Account, Prisma, WebhookSubscription } from '@gateway/db';
+import type { WebhookSubscriptionView, WebhookType } from '../../schemas/webhook';
+import { dateRange, paging } from '../../schemas/search';
+import type { Dependencies } from '../deps';
+import { sealAuthorization } from './authorization';
+import { refusedTarget } from './outbound';
+
+export interface NewWebhookSubscription {
+  url: string;
+  authorization?: string;
+  types: WebhookType[];
+}
+
+export interface WebhookSubscriptionSearch {
+  id?: string;
+  type?: WebhookType;
+  addedAfter?: Date;
+  addedBefore?: Date;
+  limit?: number;
+  skip?: number;
+}
+
+/** Active subscriptions as `record` needs them: no secrets (a delivery reads the authorization when it is sent). */
+export type ActiveSubscription = Pick<WebhookSubscription, 'id' | 'url' | 'types'>;
+
+/** How long a process trusts the subscriptions it read for an account; its own changes apply at once. */
+const CACHE_MS = 5_000;
+const CACHE_SIZE = 10_000;
+
+function toView(row: WebhookSubscription): WebhookSubscriptionView {
+  return {
+    webhookSubscriptionId: row.id,
+    accountId: row.accountId,
+    url: row.url,
+    authorization: row.authorizationKeyId === null ? null : '********',
+    types: row.types as WebhookType[],
+    createdDate: row.createdDate.toISOString(),
+    dateRemoved: row.dateRemoved?.toISOString() ?? null,
+  };
+}
+
+/** Account-level webhook subscriptions: removal is soft and stops their pending deliveries. */
+export function createWebhookSubscriptions({ db, clock, config }: Dependencies) {
+  const cache = new Map<string, { until: number; subscriptions: ActiveSubscription[] }>();
+
+  async function subscriptionOf(account: Account, id: string): Promise<WebhookSubscription> {
+    const row = await db.webhookSubscription.findFirst({ where: { id, accountId: account.id } });
+    if (!row) throw notFound('ValidationError', 'Webhook subscription');
+    return row;
+  }
+
+  return {
+    /** The account's active subscriptions, read through `tx` (the caller's transaction) unless cached. */
+    async active(tx: Prisma.TransactionClient, accountId: string): Promise<ActiveSubscription[]> {
+      const now = clock.now().getTime();
+      const cached = cache.get(accountId);
+      if (cached && cached.until > now) return cached.subscriptions;
+      const subscriptions = await tx.webhookSubscription.findMany({
+        where: { accountId, dateRemoved: null },
+        select: { id: true, url: true, types: true },
+      });
+      if (cache.size >= CACHE_SIZE) cache.clear();
+      cache.set(accountId, { until: now + CACHE_MS, subscriptions });
+      return subscriptions;
+    },
+
+    async create(account: Account, input: NewWebhookSubscription): Promise<WebhookSubscriptionView> {
+      const refused = config.allowPrivateWebhooks ? undefined : await refusedTarget(input.url);
+      if (refused) throw new ApiError('ValidationError', { message: 'Invalid webhook URL', details: { url: refused } });
+      const id = newId();
+      const row = await db.webhookSubscription.create({
+        data: {
+          id,
+          accountId: account.id,
+          url: input.url,
+          types: [...new Set(input.types)],
+          ...sealAuthorization(config.keyring, 'WebhookSubscription', id, input.authorization),
+          createdDate: clock.now(),
+        },
+      });
+      cache.delete(account.id);
+      return toView(row);
+    },
+
+    /** A removed subscription is still answered, with dateRemoved. */
+    async get(account: Account, id: string): Promise<WebhookSubscriptionView> {
+      return toView(await subscriptionOf(account, id));
+    },
+
+    /** Soft: answers the subscription with dateRemoved (again, when already removed); its pending deliveries fail. */
+    async remove(account: Account, id: string): Promise<WebhookSubscriptionView> {
+      const row = await subscriptionOf(account, id);
+      const now = clock.now();
+      await db.$transaction([
+        db.webhookSubscription.updateMany({ where: { id: row.id, dateRemoved: null }, data: { dateRemoved: now } }),
+        db.webhookDelivery.updateMany({
+          where: { subscriptionId: row.id, status: 'PENDING' },
+          data: { status: 'FAILED', lastError: 'The webhook subscription was removed', nextAttemptAt: null },
+        }),
+      ]);
+      cache.delete(account.id);
+      return toView(await db.webhookSubscription.findUniqueOrThrow({ where: { id: row.id } }));
+    },
+
+    /** Active subscriptions, newest first (Sort/SortBy None and Date both mean that). */
+    async search(account: Account, input: WebhookSubscriptionSearch) {
+      const where: Prisma.WebhookSubscriptionWhereInput = {
+        accountId: account.id,
+        dateRemoved: null,
+        ...(input.id !== undefined && { id: input.id }),
+        ...(input.type !== undefined && { types: { has: input.type } }),
+        ...dateRange(input, 'createdDate'),
+      };
+      const { take, skip } = paging(input);
+      const [count, rows] = await Promise.all([
+        db.webhookSubscription.count({ where }),
+        db.webhookSubscription.findMany({ where, orderBy: [{ createdDate: 'desc' }, { id: 'desc' }], take, skip }),
+      ]);
+      return { webhookSubscriptions: rows.map(toView), count };
+    },
+  };
+}
+
+export type WebhookSubscriptions = ReturnType<typeof createWebhookSubscriptions>;
