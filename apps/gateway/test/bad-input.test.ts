@@ -63,6 +63,18 @@ function junkBodies(): unknown[] {
     paymentInformation: { cardNumber: '4111111111111111', expiryDate: '12/30' },
   });
   bodies.push({ order: { items: Array.from({ length: 600 }, () => ({ quantity: 'many' })) } });
+  // Otherwise valid vault and saved-card requests whose expiry lies beyond what a date can hold.
+  const card = { cardNumber: '4111111111111111', expiryDate: '12/30' };
+  for (const far of [{ seconds: 1e12 }, { date: 8.64e15 }, { date: '+275760-09-13T00:00:00Z' }]) {
+    bodies.push({ ...card, expireSeconds: far.seconds, expireDate: far.date });
+    bodies.push({
+      providerId: a.providerIds[0],
+      paymentInformation: card,
+      vaultCard: true,
+      vaultExpireSeconds: far.seconds,
+      vaultExpireDate: far.date,
+    });
+  }
   return bodies;
 }
 
@@ -72,6 +84,8 @@ const JUNK_QUERIES = [
   'AddedAfter=2024-99-99&AmountLessThan=1e999',
   'Status[]=x&Limit[]=1',
   '%E0%A4%A=bad',
+  'AddedAfter=-8640000000000000&AddedBefore=8640000000000000',
+  'AddedAfter=0001-01-01&AddedBefore=9999-12-31T23:59:59Z',
 ];
 
 describe('bad input never produces a 5xx', () => {

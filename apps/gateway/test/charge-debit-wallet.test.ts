@@ -108,12 +108,17 @@ describe('POST /charge/token/apple', () => {
     expect(JSON.stringify(body)).not.toContain('4111111111111111');
   });
 
-  it('needs the public key, and refuses tokens that are not in the wallet format or are declined', async () => {
+  it('takes the secret key too (the .NET SDK sends it), and refuses a missing or wrong key', async () => {
     const wallet = client(t.url);
-    expect((await wallet.post('/charge/token/apple', { token: applePay('4111111111111111'), amount: 1 })).status).toBe(401);
-    expect(
-      (await wallet.post('/charge/token/apple', { token: applePay('4111111111111111'), amount: 1 }, { 'x-secretkey': a.secretKey })).status,
-    ).toBe(401);
+    const charge = { token: applePay('5555555555554444'), amount: 2 };
+    expect((await wallet.post('/charge/token/apple', charge, { 'x-secretkey': a.secretKey })).body).toMatchObject({ status: 'SUCCESS' });
+    expect((await wallet.post('/charge/token/apple', charge)).status).toBe(401);
+    expect((await wallet.post('/charge/token/apple', charge, { 'x-secretkey': a.publicKey })).status).toBe(401);
+    expect((await wallet.post('/charge/token/apple', charge, { 'x-publickey': a.secretKey })).status).toBe(401);
+  });
+
+  it('refuses tokens that are not in the wallet format or are declined', async () => {
+    const wallet = client(t.url);
     const headers = { 'x-publickey': a.publicKey };
     const garbled = await wallet.post(
       '/charge/token/apple',

@@ -301,7 +301,7 @@ describe('GET /customer', () => {
     const create = async (fields: Body) =>
       (await c.api.post('/customer/bank_account', { providerId: c.providerIds[0], bankPaymentInformation: bank, ...fields })).body;
     const start = new Date(Date.now() - 1000);
-    const grace = await create({ reference: 'R1', firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.example' });
+    const grace = await create({ reference: 'R1', firstName: 'Grace', lastName: 'Hopper', email: 'grace_hopper@navy.example' });
     const alan = await create({ reference: 'R2', firstName: 'Alan', lastName: 'Turing', email: 'Alan@Bletchley.example' });
     const ada = await create({ reference: 'R3', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.com' });
     await c.api.delete(`/customer/${String(ada.customerId)}`);
@@ -317,6 +317,10 @@ describe('GET /customer', () => {
     expect((await ids('Search=hopper')).ids).toEqual([grace.customerId]);
     expect((await ids('Search=alan%20bletchley')).ids).toEqual([alan.customerId]);
     expect((await ids('Search=lovelace')).ids).toEqual([]);
+    // LIKE's wildcards are searched for as characters.
+    expect((await ids('Search=%25')).ids).toEqual([]);
+    expect((await ids('Search=r_ce')).ids).toEqual([]);
+    expect((await ids('Search=e_hopper')).ids).toEqual([grace.customerId]);
     expect((await ids('Search=lovelace&IncludeRemoved=true')).ids).toEqual([ada.customerId]);
     expect((await ids(`AddedAfter=${start.toISOString()}`)).count).toBe(2);
     expect((await ids(`AddedBefore=${start.toISOString()}`)).count).toBe(0);

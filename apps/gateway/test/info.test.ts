@@ -94,7 +94,27 @@ describe('GET /info/providers', () => {
   it('says whether the account has a card provider, for the currency or provider asked about', async () => {
     const { status, body } = await a.api.get('/info/providers?Amount=15.5&Currency=AUD', SDK);
     expect(status).toBe(200);
-    expect(body).toEqual({ hasCardProviders: true, ...noOtherProviders });
+    expect(body).toEqual({
+      ...noOtherProviders,
+      hasCardProviders: true,
+      // The simulated provider also takes PayTo, Apple Pay and network tokens.
+      hasPayToProviders: true,
+      payToProviders: [first],
+      hasApplePayProviders: true,
+      applePayProviders: [
+        {
+          lineItemLabel: 'First',
+          merchantIdentifier: null,
+          domainName: null,
+          displayName: 'First',
+          providerId: first,
+          providerType: 'dummy',
+          clientParameters: {},
+        },
+      ],
+      hasNetworkTokenProviders: true,
+      networkTokenProviders: [{ providerId: first, providerType: 'dummy', clientParameters: {} }],
+    });
     expect((await a.api.get('/info/providers?amount=10&currency=eur&cardProviderId=x')).body.hasCardProviders).toBe(false);
     expect((await a.api.get('/info/providers?currency=EUR')).body.hasCardProviders).toBe(false);
     expect((await a.api.get(`/info/providers?cardProviderId=${second}`)).body.hasCardProviders).toBe(true);

@@ -274,6 +274,23 @@ describe('other ways of saving', () => {
     });
     expect(refused.body.code).toBe(73);
   });
+
+  it("refuses another customer's method as fallback, so a charge never takes someone else's card", async () => {
+    const customer = async (email: string) =>
+      (await a.api.post('/customer/card', { providerId: a.providerIds[0], email, paymentInformation: card() })).body;
+    const x = await customer('x@example.com');
+    const y = await customer('y@example.com');
+    const yMethod = (y.defaultPaymentMethod as { paymentMethodId: string }).paymentMethodId;
+    const path = `/customer/${String(x.customerId)}/payment_method/card`;
+    const refused = await a.api.post(path, { providerId: a.providerIds[0], paymentInformation: card(), fallbackPaymentMethodId: yMethod });
+    expect(refused).toMatchObject({ status: 400, body: { code: 90, details: { fallbackPaymentMethodId: expect.any(String) } } });
+    const xMethod = (x.defaultPaymentMethod as { paymentMethodId: string }).paymentMethodId;
+    const ownOrShared = [xMethod, String((await saveCard()).paymentMethodId)];
+    for (const fallbackPaymentMethodId of ownOrShared) {
+      const added = await a.api.post(path, { providerId: a.providerIds[0], paymentInformation: card(), fallbackPaymentMethodId });
+      expect(added.status, JSON.stringify(added.body)).toBe(201);
+    }
+  });
 });
 
 describe('PUT and DELETE /payment_method/{id}', () => {

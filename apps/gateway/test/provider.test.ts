@@ -88,26 +88,38 @@ describe('POST /provider', () => {
     expect((await a.api.get(`/provider/${id}`)).body).toEqual(dotNet.body);
   });
 
-  it('stores credentials sealed: never in clear in the database or in any answer', async () => {
-    const id = await addProvider(a, { authenticationParameters: { MerchantId: 'm-1', Password: SECRET } });
-    await a.api.put(`/provider/${id}`, { name: 'Renamed' });
-    const answers = [await a.api.get(`/provider/${id}`), await a.api.get('/provider?limit=100'), await a.api.delete(`/provider/${id}`)];
-    for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(SECRET);
+  /** The provider's credentials as stored, opened with the gateway's keyring. */
+  async function storedCredentials(id: string): Promise<unknown> {
     const stored = await row(id);
-    expect(stored.credentialNames).toEqual(['MerchantId', 'Password']);
     const sealed = {
       keyId: String(stored.credentialsKeyId),
       wrappedKey: Buffer.from(stored.credentialsKey ?? []),
       ciphertext: Buffer.from(stored.credentials ?? []),
     };
-    const opened = open(sealed, `provider:${id}:credentials`, t.gateway.services.config.keyring);
-    expect(JSON.parse(opened)).toEqual({ MerchantId: 'm-1', Password: SECRET });
+    return JSON.parse(open(sealed, `provider:${id}:credentials`, t.gateway.services.config.keyring));
+  }
+
+  it('stores credentials sealed: never in clear in the database or in any answer', async () => {
+    const id = await addProvider(a, { authenticationParameters: { MerchantId: 'm-1', Password: SECRET } });
+    await a.api.put(`/provider/${id}`, { name: 'Renamed' });
+    const answers = [await a.api.get(`/provider/${id}`), await a.api.get('/provider?limit=100'), await a.api.delete(`/provider/${id}`)];
+    for (const answer of answers) expect(JSON.stringify(answer.body)).not.toContain(SECRET);
+    expect((await row(id)).credentialNames).toEqual(['MerchantId', 'Password']);
+    expect(await storedCredentials(id)).toEqual({ MerchantId: 'm-1', Password: SECRET });
     for (const { table, rows } of await dumpTables(t))
       expect(
         rows.filter((r) => r.includes(SECRET)),
         table,
       ).toEqual([]);
     expect(t.logs.join('\n')).not.toContain(SECRET);
+  });
+
+  it('keeps a credential sent back as the mask, and changes the others', async () => {
+    const id = await addProvider(a, { authenticationParameters: { MerchantId: 'm-1', Password: SECRET } });
+    const read = (await a.api.get(`/provider/${id}`)).body.authenticationParameters as Record<string, string>;
+    expect(read).toEqual({ MerchantId: '********', Password: '********' });
+    await a.api.put(`/provider/${id}`, { authenticationParameters: { ...read, MerchantId: 'm-2' } });
+    expect(await storedCredentials(id)).toEqual({ MerchantId: 'm-2', Password: SECRET });
   });
 
   it('reads the dummy settings in any key case, filling in the missing latency bound', async () => {

@@ -52,6 +52,16 @@ const requirePublicKey = t.middleware(async ({ ctx, next }) => {
   return next({ ctx: { account } });
 });
 
+/** The public key from a browser, or the secret key from a merchant's back end (the .NET SDK's wallet charge). */
+const requireEitherKey = t.middleware(async ({ ctx, next }) => {
+  const secret = header(ctx, 'x-secretkey');
+  const key = secret || header(ctx, 'x-publickey');
+  const account = key ? await (secret ? ctx.services.accounts.bySecretKey(key) : ctx.services.accounts.byPublicKey(key)) : null;
+  if (!account) throw new ApiError('InvalidAuthentication', { message: 'Invalid or missing secret or public key' });
+  ctx.account = account;
+  return next({ ctx: { account } });
+});
+
 const requireStaff = t.middleware(({ ctx, next }) => {
   if (!ctx.staff || !ctx.account) throw new ApiError('InvalidAuthentication', { message: 'Sign in to the dashboard' });
   return next({ ctx: { account: ctx.account, staff: ctx.staff } });
@@ -92,6 +102,17 @@ export function publicKeyOperation<I extends z.ZodType, O extends z.ZodType>(met
   return base
     .meta({ ...meta, browser: true })
     .use(requirePublicKey)
+    .use(bindTo(input))
+    .use(idempotency)
+    .input(input)
+    .output(output);
+}
+
+/** Like publicKeyOperation, but a back end may call it with its secret key instead. */
+export function eitherKeyOperation<I extends z.ZodType, O extends z.ZodType>(meta: Meta, input: I, output: O) {
+  return base
+    .meta({ ...meta, browser: true })
+    .use(requireEitherKey)
     .use(bindTo(input))
     .use(idempotency)
     .input(input)

@@ -30,7 +30,7 @@ export const infoProvidersOutput = z
     hasPaypalProviders: z.boolean(),
     required3dsProvider: z.null(),
     hasPayToProviders: z.boolean(),
-    payToProviders: none,
+    payToProviders: z.array(z.string()).meta({ description: 'Ids of the providers that take PayTo agreements' }),
     payToProvidersWithOptions: none,
     hasBnplProviders: z.boolean(),
     bnplProviders: none,
@@ -44,11 +44,23 @@ export const infoProvidersOutput = z
     hasGooglePayProviders: z.boolean(),
     googlePayProviders: none,
     hasApplePayProviders: z.boolean(),
-    applePayProviders: none,
+    applePayProviders: z.array(
+      z.object({
+        lineItemLabel: z.string(),
+        merchantIdentifier: z.string().nullable(),
+        domainName: z.string().nullable(),
+        displayName: z.string(),
+        providerId: z.string(),
+        providerType: z.string(),
+        clientParameters: z.record(z.string(), z.string()),
+      }),
+    ),
     clickToPayEnabled: z.boolean(),
     clickToPayOptions: z.null(),
     hasNetworkTokenProviders: z.boolean(),
-    networkTokenProviders: none,
+    networkTokenProviders: z.array(
+      z.object({ providerId: z.string(), providerType: z.string(), clientParameters: z.record(z.string(), z.string()) }),
+    ),
   })
   .meta({ id: 'InfoProviders' });
 

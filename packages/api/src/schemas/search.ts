@@ -12,10 +12,13 @@ export function dateRange(input: { addedAfter?: Date; addedBefore?: Date }, fiel
   return { [field]: { ...(input.addedAfter && { gt: input.addedAfter }), ...(input.addedBefore && { lt: input.addedBefore }) } };
 }
 
-/** Every word of `text` in one of `fields` (contains, any letter case). */
+/** Every word of `text` in one of `fields` (contains, any letter case); `%` and `_` are plain characters. */
 export function textSearch(text: string | undefined, fields: string[]): Record<string, unknown>[] {
   const words = text?.trim().split(/\s+/).filter(Boolean) ?? [];
-  return words.map((word) => ({ OR: fields.map((field) => ({ [field]: { contains: word, mode: 'insensitive' } })) }));
+  return words.map((word) => {
+    const literal = word.replace(/[\\%_]/g, '\\$&');
+    return { OR: fields.map((field) => ({ [field]: { contains: literal, mode: 'insensitive' } })) };
+  });
 }
 
 function floorDiv(a: bigint, b: bigint): bigint {

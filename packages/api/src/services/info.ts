@@ -8,13 +8,20 @@ import { CARD_PROVIDER_TYPES } from './providers/provider-types';
 import { defaultCardProvider, requireProvider } from './providers/selection';
 import { toProviderView } from './providers/view';
 
-/** Every family of InfoProviders but cards: this gateway has no such providers. */
-const NO_OTHER_PROVIDERS: Omit<InfoProvidersView, 'hasCardProviders'> = {
+/** The families of InfoProviders that no provider type of this gateway takes. */
+const NO_OTHER_PROVIDERS: Omit<
+  InfoProvidersView,
+  | 'hasCardProviders'
+  | 'hasPayToProviders'
+  | 'payToProviders'
+  | 'hasApplePayProviders'
+  | 'applePayProviders'
+  | 'hasNetworkTokenProviders'
+  | 'networkTokenProviders'
+> = {
   paypalProviders: [],
   hasPaypalProviders: false,
   required3dsProvider: null,
-  hasPayToProviders: false,
-  payToProviders: [],
   payToProvidersWithOptions: [],
   hasBnplProviders: false,
   bnplProviders: [],
@@ -27,12 +34,8 @@ const NO_OTHER_PROVIDERS: Omit<InfoProvidersView, 'hasCardProviders'> = {
   allThreeDsProviders: [],
   hasGooglePayProviders: false,
   googlePayProviders: [],
-  hasApplePayProviders: false,
-  applePayProviders: [],
   clickToPayEnabled: false,
   clickToPayOptions: null,
-  hasNetworkTokenProviders: false,
-  networkTokenProviders: [],
 };
 
 function providerInfo(provider: Provider): InfoProviderView {
@@ -76,7 +79,8 @@ export function createInfoService({ db, clock }: Dependencies) {
 
     /** Which kinds of payment the account can take (in `currency`, through `cardProviderId`, when given). */
     async providers(account: Account, query: { currency?: string; cardProviderId?: string }): Promise<InfoProvidersView> {
-      const cardProviders = await db.provider.count({
+      // The simulated ('dummy') card provider also takes PayTo agreements, Apple Pay and network tokens.
+      const found = await db.provider.findMany({
         where: {
           accountId: account.id,
           dateRemoved: null,
@@ -84,8 +88,28 @@ export function createInfoService({ db, clock }: Dependencies) {
           ...(query.currency && { currency: query.currency }),
           ...(query.cardProviderId && { id: query.cardProviderId }),
         },
+        select: { id: true, type: true, name: true },
+        orderBy: [{ dateAdded: 'asc' }, { id: 'asc' }],
       });
-      return { hasCardProviders: cardProviders > 0, ...NO_OTHER_PROVIDERS };
+      const any = found.length > 0;
+      return {
+        ...NO_OTHER_PROVIDERS,
+        hasCardProviders: any,
+        hasPayToProviders: any,
+        payToProviders: found.map((p) => p.id),
+        hasApplePayProviders: any,
+        applePayProviders: found.map((p) => ({
+          lineItemLabel: p.name,
+          merchantIdentifier: null,
+          domainName: null,
+          displayName: p.name,
+          providerId: p.id,
+          providerType: p.type,
+          clientParameters: {},
+        })),
+        hasNetworkTokenProviders: any,
+        networkTokenProviders: found.map((p) => ({ providerId: p.id, providerType: p.type, clientParameters: {} })),
+      };
     },
 
     async provider(account: Account, providerId: string): Promise<InfoProviderView> {

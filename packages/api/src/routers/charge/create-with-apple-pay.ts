@@ -1,7 +1,7 @@
 import { header } from '../../context';
-import { publicKeyOperation } from '../../trpc';
+import { eitherKeyOperation } from '../../trpc';
 import { input, meta, output } from './create-with-apple-pay.schema';
 
-export const createWithApplePay = publicKeyOperation(meta, input, output).mutation(({ ctx, input: charge }) =>
+export const createWithApplePay = eitherKeyOperation(meta, input, output).mutation(({ ctx, input: charge }) =>
   ctx.services.charges.createWalletCharge(ctx.account, charge, header(ctx, 'providerId') || undefined),
 );

@@ -55,6 +55,20 @@ export function createSaving({ db, clock, logger, config }: Dependencies, { vaul
     return method;
   }
 
+  /**
+   * A fallback is charged in place of the method: it must be active and belong to the same customer,
+   * or to none (a merchant's shared method), so that one customer's charge never takes another's card.
+   */
+  async function requireFallback(account: Account, fallbackId: string, customerId: string | null) {
+    const fallback = await activeMethod(account, fallbackId);
+    if (fallback.customerId !== null && fallback.customerId !== customerId) {
+      throw new ApiError('ValidationError', {
+        message: 'The fallback payment method belongs to another customer',
+        details: { fallbackPaymentMethodId: 'A payment method of the same customer, or of no customer' },
+      });
+    }
+  }
+
   /** A zero-amount authorisation of the stored card, voided at once. */
   async function verify(connector: ProviderConnector, provider: ProviderWithFees, id: string, providerToken: string) {
     const result = await connector.authorise({
@@ -217,7 +231,10 @@ export function createSaving({ db, clock, logger, config }: Dependencies, { vaul
       source: NewPaymentMethod,
       owner: { customerId?: string; usedBy?: string } = {},
     ): Promise<PaymentMethodRow> {
-      if (source.fallbackPaymentMethodId) await activeMethod(account, source.fallbackPaymentMethodId);
+      if (source.fallbackPaymentMethodId) {
+        const vaultedOwner = source.kind === 'vault' ? (await activeMethod(account, source.paymentMethodId)).customerId : null;
+        await requireFallback(account, source.fallbackPaymentMethodId, owner.customerId ?? vaultedOwner);
+      }
       const id = newId();
       const columns = await columnsFor(account, id, owner.usedBy ?? `payment_method:${id}`, source);
       return {

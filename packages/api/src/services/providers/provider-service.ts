@@ -1,10 +1,10 @@
-import { ApiError, formatAmount, MAX_MINOR_UNITS, newUuid, parseDecimal, seal, toMinorUnits, type Currency } from '@gateway/core';
+import { ApiError, formatAmount, MAX_MINOR_UNITS, newUuid, open, parseDecimal, seal, toMinorUnits, type Currency } from '@gateway/core';
 import type { Account, Prisma, ProviderFee } from '@gateway/db';
-import type { NewProviderInput, ProviderChanges, ProviderView } from '../../schemas/provider';
+import { MASKED_PARAMETER, type NewProviderInput, type ProviderChanges, type ProviderView } from '../../schemas/provider';
 import { paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
-import { providerCredentialsAad, sealedColumns } from '../sealed-data';
+import { providerCredentialsAad, sealedColumns, sealedValue } from '../sealed-data';
 import { dummySettings, supportedType, type ConnectorSettings } from './provider-types';
 import { requireProvider, type ProviderWithFees } from './selection';
 import { toProviderView } from './view';
@@ -87,6 +87,22 @@ export function createProviderService({ db, clock, config }: Dependencies) {
   }
 
   /**
+   * New parameters for a PUT: a value sent back as the mask GET answers ("********") keeps the
+   * stored one, so a client may echo what it read and change only what it means to.
+   */
+  function unmasked(provider: ProviderWithFees, parameters: Record<string, string>): Record<string, string> {
+    if (!Object.values(parameters).includes(MASKED_PARAMETER)) return parameters;
+    const sealed = sealedValue(provider.credentialsKeyId, provider.credentialsKey, provider.credentials);
+    const stored = sealed ? (JSON.parse(open(sealed, providerCredentialsAad(provider.id), config.keyring)) as Record<string, string>) : {};
+    return Object.fromEntries(
+      Object.entries(parameters).flatMap(([name, value]) => {
+        const kept = value === MASKED_PARAMETER ? stored[name] : value;
+        return kept === undefined ? [] : [[name, kept]];
+      }),
+    );
+  }
+
+  /**
    * Changes an active provider of the account that still is as `expected` (else 404, 39; or 409 when
    * it changed meanwhile), replacing its fee schedule when `fees` is given.
    */
@@ -166,7 +182,7 @@ export function createProviderService({ db, clock, config }: Dependencies) {
       const from = requireCurrency(provider.currency);
       const currency = changes.currency ? requireCurrency(changes.currency) : from;
       const fees = changes.costData ?? (currency.code === from.code ? undefined : provider.fees.map((fee) => feeInputOf(fee, from)));
-      const parameters = changes.authenticationParameters;
+      const parameters = changes.authenticationParameters && unmasked(provider, changes.authenticationParameters);
       const data: Prisma.ProviderUpdateManyMutationInput = {
         name: changes.name,
         country: changes.providerCountry,

@@ -28,13 +28,18 @@ const EXPIRY_ERRORS = {
   vaultCard: { both: 'CannotProvideBothVaultExpireDateAndVaultExpireSeconds', invalid: 'InvalidVaultExpiryDate' },
 } as const satisfies Record<string, ExpiryErrors>;
 
+/** 9999-12-31T23:59:59.999Z: the latest instant the database stores. */
+const LATEST_EXPIRY_MS = 253_402_300_799_999;
+
 function expiryDate({ expireSeconds, expireDate }: VaultExpiry, now: Date, errors: ExpiryErrors): Date | null {
   if (expireSeconds !== undefined && expireDate !== undefined) throw new ApiError(errors.both);
   if (expireSeconds === undefined && expireDate === undefined) return null;
   const at = expireDate ?? new Date(now.getTime() + (expireSeconds ?? 0) * 1000);
   const wholeSeconds = expireSeconds === undefined || Number.isInteger(expireSeconds);
-  if (!wholeSeconds || !(at.getTime() > now.getTime())) {
-    throw new ApiError(errors.invalid, { message: 'The expiry must be a future date or a whole number of seconds (at least 1)' });
+  if (!wholeSeconds || !(at.getTime() > now.getTime() && at.getTime() <= LATEST_EXPIRY_MS)) {
+    throw new ApiError(errors.invalid, {
+      message: 'The expiry must be a future date before 10000-01-01 or a whole number of seconds (at least 1)',
+    });
   }
   return at;
 }
