@@ -62,7 +62,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     for (const closer of closers.splice(0).reverse()) await closer().catch((err: unknown) => logger.warn({ err }, 'close failed'));
   };
   try {
-    const database = await openDatabase({ url: options.databaseUrl, dataDir: options.dataDir && join(options.dataDir, 'db') });
+    const database = await openDatabase({
+      url: options.databaseUrl,
+      dataDir: options.dataDir && join(options.dataDir, 'db'),
+      onIdleConnectionError: (err) => logger.warn({ err }, 'an idle database connection failed; the pool replaces it'),
+    });
     closers.push(() => database.close());
 
     const clock = options.clock ?? systemClock;

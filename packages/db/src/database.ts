@@ -26,6 +26,12 @@ export interface DatabaseOptions {
   /** Folder of the embedded database (PGlite); created when missing. */
   dataDir?: string;
   poolSize?: number;
+  /**
+   * Told when an idle PostgreSQL connection fails (the server restarted, or closed it): the pool
+   * drops that connection and opens another at the next query. Without a listener such an error
+   * would stop the process.
+   */
+  onIdleConnectionError?: (error: Error) => void;
 }
 
 /**
@@ -35,6 +41,7 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    pool.on('error', options.onIdleConnectionError ?? (() => undefined));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: 'minimal' });
     return {
       prisma,
