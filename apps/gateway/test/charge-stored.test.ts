@@ -47,6 +47,14 @@ describe('POST /charge/token', () => {
       { 'x-publickey': a.publicKey },
     );
     const token = String(tokenised.body.tokenId);
+    // A client's mistake is refused without using the token up.
+    for (const [mistake, code] of [
+      [{ Currency: 'USD' }, 29],
+      [{ Amount: 42.001 }, 2],
+    ] as const) {
+      const refused = await a.api.post('/charge/token', { Token: token, Amount: 42, ...mistake });
+      expect(refused.body.code).toBe(code);
+    }
     const { status, body } = await a.api.post('/charge/token', { Token: token, Amount: 42, Reference: 'token-charge' });
     expect(status).toBe(201);
     expect(body).toMatchObject({
@@ -88,7 +96,7 @@ describe('POST /charge/payment_method and /charge/customer', () => {
     expect(body).toMatchObject({
       status: 'SUCCESS',
       providerId: a.providerIds[1],
-      paymentInformation: { paymentMethodId: fallback.paymentMethodId },
+      paymentInformation: { paymentMethodId: fallback.paymentMethodId, card: { cardNumber: '555555******4444' } },
     });
     expect(body.failedAttempts).toMatchObject([{ providerId: a.providerIds[0], errorCode: '34', isRetryable: true }]);
   });
@@ -130,10 +138,24 @@ describe('POST /charge/payment_method and /charge/customer', () => {
     expect((await a.api.get(`/vault/${vaultId}`)).body.hasCvv).toBe(false);
   });
 
-  it("refuses another account's payment method or customer as unknown", async () => {
+  it("refuses another account's payment method, customer or network token as unknown, and charges nothing", async () => {
     const other = await createAccount(t);
-    const method = await savedCard();
-    expect((await other.api.post('/charge/payment_method', { paymentMethodId: method.paymentMethodId, amount: 1 })).status).toBe(404);
+    const method = await savedCard(VISA, { vaultCard: true, createNetworkToken: true });
+    const customer = await a.api.post('/customer/card', { providerId: a.providerIds[0], paymentInformation: card(VISA) });
+    const before = (await a.api.get('/charge?limit=1')).body.count;
+    const attempts = [
+      ['/charge/payment_method', { paymentMethodId: method.paymentMethodId, amount: 1 }, 56],
+      ['/charge/customer', { customerId: customer.body.customerId, amount: 1 }, 52],
+      ['/charge/network_token', { networkTokenId: method.networkTokenId, providerId: other.providerIds[0], amount: 1 }, undefined],
+      ['/payment_method/vault', { providerId: other.providerIds[0], paymentMethodId: method.paymentMethodId }, 56],
+    ] as const;
+    for (const [path, body, code] of attempts) {
+      const refused = await other.api.post(path, body);
+      expect(refused.status, path).toBe(404);
+      if (code !== undefined) expect(refused.body.code, path).toBe(code);
+    }
+    expect((await a.api.get('/charge?limit=1')).body.count).toBe(before);
+    expect((await other.api.get('/charge?limit=1')).body.count).toBe(0);
   });
 });
 

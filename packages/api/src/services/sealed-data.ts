@@ -52,7 +52,7 @@ function columns(table: string, keyId: string, key: string, value: string, aad: 
   };
 }
 
-/** The authorization of a request's webhook, sealed inside the row's `webhook` JSON (webhooks/stored-webhook.ts). */
+/** The authorization of a request's webhook, sealed inside the row's `webhook` JSON (webhooks/authorization.ts). */
 function webhookJson(table: WebhookOwner): SealedPlace {
   const part = (name: string) => `("webhook"->'sealedAuthorization'->>'${name}')`;
   return {

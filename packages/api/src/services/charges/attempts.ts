@@ -1,11 +1,13 @@
-import { ApiError, detectScheme, lookupIin, newId, type Currency } from '@gateway/core';
+import { ApiError, detectScheme, lookupIin, type Currency } from '@gateway/core';
 import type { Charge, ChargeAttempt, Prisma } from '@gateway/db';
 import type { CardSummary, PaymentSource, ProviderFailure } from '@gateway/providers';
 import type { ChargeView } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
 import { connectorFor, providerError, REVERSAL_TIMEOUT_MS } from '../providers/connectors';
 import type { ProviderWithFees } from '../providers/selection';
+import { PROVIDER_OUTCOME_TX, type ChargeEvents } from './events';
 import { REVERSE_QUEUE } from './queues';
+import { failedAttemptRow, failedCharge } from './records';
 import { toChargeView } from './view';
 
 /** One way to take the payment: a provider and what to charge there. */
@@ -13,8 +15,8 @@ export interface ChargeRoute {
   provider: ProviderWithFees;
   estimatedCost: bigint | undefined;
   source: PaymentSource;
-  /** The saved payment method this route charges, when it is one (fallbacks differ by route). */
-  paymentMethodId?: string;
+  /** What the charge shows of the saved payment method this route takes, when it is one (fallbacks differ by route). */
+  chargeColumns?: Prisma.ChargeUncheckedUpdateInput;
 }
 
 export interface AttemptPlan {
@@ -58,7 +60,7 @@ export function cardColumnsFromSummary(card: CardSummary) {
  */
 export type AttemptRunner = ReturnType<typeof createAttemptRunner>;
 
-export function createAttemptRunner({ db, clock, logger, config, jobs }: Dependencies) {
+export function createAttemptRunner({ db, clock, logger, config, jobs }: Dependencies, events: ChargeEvents) {
   async function reverse(route: ChargeRoute, idempotencyKey: string): Promise<boolean> {
     const reversal = await connectorFor(route.provider, config, { timeoutMs: REVERSAL_TIMEOUT_MS }).reverse({ idempotencyKey });
     if (reversal.ok) return true;
@@ -67,31 +69,17 @@ export function createAttemptRunner({ db, clock, logger, config, jobs }: Depende
     return false;
   }
 
-  async function recordFailure(chargeId: string, route: ChargeRoute, failure: ProviderFailure, error: ApiError, last: boolean) {
-    const recordAttempt = db.chargeAttempt.create({
-      data: {
-        id: newId(),
-        chargeId,
-        providerId: route.provider.id,
-        errorCode: error.code,
-        errorMessage: error.message,
-        gatewayCode: failure.gatewayCode,
-        gatewayMessage: failure.gatewayMessage,
-        isRetryable: failure.retryable,
-      },
-    });
-    if (!last) return recordAttempt;
-    const markFailed = db.charge.update({
-      where: { id: chargeId, status: 'PROCESSING' },
-      data: {
-        status: 'FAILED',
-        failureCode: error.code,
-        failureMessage: error.message,
-        gatewayCode: failure.gatewayCode,
-        gatewayMessage: failure.gatewayMessage,
-      },
-    });
-    return (await db.$transaction([recordAttempt, markFailed]))[0];
+  /** Records a failed attempt; the last one also fails the charge (with its event). */
+  async function recordFailure(charge: Charge, route: ChargeRoute, failure: ProviderFailure, error: ApiError, last: boolean) {
+    const recordAttempt = (tx: Prisma.TransactionClient) =>
+      tx.chargeAttempt.create({ data: failedAttemptRow(charge.id, route.provider.id, error, failure) });
+    if (!last) return recordAttempt(db);
+    return db.$transaction(async (tx) => {
+      const attempt = await recordAttempt(tx);
+      await tx.charge.update({ where: { id: charge.id, status: 'PROCESSING' }, data: failedCharge(error, failure) });
+      await events.statusChanged(tx, charge);
+      return attempt;
+    }, PROVIDER_OUTCOME_TX);
   }
 
   return async function runAttempts(plan: AttemptPlan): Promise<ChargeView> {
@@ -106,7 +94,7 @@ export function createAttemptRunner({ db, clock, logger, config, jobs }: Depende
           where: { id: charge.id },
           data: {
             providerId: provider.id,
-            paymentMethodId: route.paymentMethodId ?? charge.paymentMethodId,
+            ...route.chargeColumns,
             attemptCount: attempt,
             estimatedCost: estimatedCost ?? null,
             estimatedCostCurrency: estimatedCost === undefined ? null : currency.code,
@@ -130,10 +118,15 @@ export function createAttemptRunner({ db, clock, logger, config, jobs }: Depende
         const data: Prisma.ChargeUpdateInput = captured
           ? { status: 'SUCCESS', providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
           : { status: 'AUTHORISE', providerChargeId };
-        const updated = await db.charge.update({
-          where: { id: charge.id, status: 'PROCESSING' },
-          data: card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data,
-        });
+        const updated = await events.changing(
+          charge,
+          (tx) =>
+            tx.charge.update({
+              where: { id: charge.id, status: 'PROCESSING' },
+              data: card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data,
+            }),
+          () => true,
+        );
         logger.info({ chargeId: charge.id, providerId: provider.id, status: updated.status, attempt }, 'charge completed');
         // A new charge has no refunds yet and its attempts are in hand: only its customer is read.
         const customer = updated.customerId ? await db.customer.findUnique({ where: { id: updated.customerId } }) : null;
@@ -150,7 +143,7 @@ export function createAttemptRunner({ db, clock, logger, config, jobs }: Depende
         !plan.failover ||
         !next ||
         clock.now().getTime() - started + next.provider.timeoutMs > FAILOVER_BUDGET_MS;
-      failedAttempts.push(await recordFailure(charge.id, route, failure, error, last));
+      failedAttempts.push(await recordFailure(charge, route, failure, error, last));
       logger.info(
         { chargeId: charge.id, providerId: provider.id, attempt, category: failure.category, retryable: failure.retryable },
         'provider attempt failed',

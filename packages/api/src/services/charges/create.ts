@@ -25,7 +25,7 @@ type AttemptRunner = ReturnType<typeof createAttemptRunner>;
 export type CardChargeTarget = { providerId: string } | 'least-cost';
 
 export function createCardCharging(deps: Dependencies, runAttempts: AttemptRunner) {
-  const { db, clock } = deps;
+  const { db, clock, config } = deps;
 
   async function routesFor(
     account: Account,
@@ -68,25 +68,29 @@ export function createCardCharging(deps: Dependencies, runAttempts: AttemptRunne
       cardholder: payment.cardholder,
     };
     const charge = await db.charge.create({
-      data: chargeRow(account, {
-        currency,
-        amount,
-        provider: first.provider,
-        estimatedCost: first.estimatedCost,
-        paymentType: 'CARD',
-        columns: {
-          cardMasked: maskCardNumber(payment.cardNumber),
-          cardIin: payment.cardNumber.slice(0, 6),
-          cardScheme: iin.scheme,
-          cardType: iin.cardType,
-          cardExpiry: formatExpiry(expiry),
-          cardholder: payment.cardholder ?? null,
-          cardIssuer: iin.issuer,
-          cardCountryCode: iin.countryCode,
-          cardCountry: iin.country,
-          ...chargeDetails(input),
+      data: chargeRow(
+        account,
+        {
+          currency,
+          amount,
+          provider: first.provider,
+          estimatedCost: first.estimatedCost,
+          paymentType: 'CARD',
+          columns: {
+            cardMasked: maskCardNumber(payment.cardNumber),
+            cardIin: payment.cardNumber.slice(0, 6),
+            cardScheme: iin.scheme,
+            cardType: iin.cardType,
+            cardExpiry: formatExpiry(expiry),
+            cardholder: payment.cardholder ?? null,
+            cardIssuer: iin.issuer,
+            cardCountryCode: iin.countryCode,
+            cardCountry: iin.country,
+            ...chargeDetails(input),
+          },
         },
-      }),
+        config.keyring,
+      ),
     });
     return runAttempts({
       charge,

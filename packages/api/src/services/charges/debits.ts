@@ -1,12 +1,13 @@
-import { newId, type Currency } from '@gateway/core';
-import type { Account, Charge, PaymentMethod, Prisma } from '@gateway/db';
+import type { Currency } from '@gateway/core';
+import type { Account, Charge, PaymentMethod } from '@gateway/db';
 import type { JobHandler } from '@gateway/jobs';
 import type { DebitAccount, ProviderFailure } from '@gateway/providers';
 import type { Dependencies } from '../deps';
 import { connectorFor, providerError } from '../providers/connectors';
 import type { ProviderWithFees } from '../providers/selection';
+import type { ChargeEvents } from './events';
 import { SETTLE_DEBIT_QUEUE } from './queues';
-import { chargeRow } from './records';
+import { chargeRow, failedAttemptRow, failedCharge, type ChargeColumns } from './records';
 import { toChargeView } from './view';
 
 /** Settlement can take days at a real bank: keep asking, with the job backoff, for that long. */
@@ -19,7 +20,7 @@ export interface DebitPlan {
   provider: ProviderWithFees;
   account: DebitAccount;
   paymentType: 'BANK_ACCOUNT' | 'PAYTO';
-  columns: Omit<Prisma.ChargeUncheckedCreateInput, 'id' | 'accountId' | 'status' | 'currency' | 'amount'>;
+  columns: ChargeColumns;
 }
 
 /** The account a debit charge draws on, as its row records it (bank columns, or its PayTo method). */
@@ -40,33 +41,17 @@ export function debitAccountOf(charge: Charge & { paymentMethod: PaymentMethod |
  * job is written with the charge, before the provider is called: if the answer to the debit is
  * lost, or the process dies, the job sends the debit again with the same key and carries on.
  */
-export function createDebitCharging({ db, clock, logger, config, jobs }: Dependencies) {
+export function createDebitCharging({ db, clock, logger, config, jobs }: Dependencies, events: ChargeEvents) {
   async function fail(charge: Charge, provider: ProviderWithFees, failure: ProviderFailure) {
     const error = providerError(failure, { details: { chargeId: charge.id } });
-    await db.$transaction([
-      db.chargeAttempt.create({
-        data: {
-          id: newId(),
-          chargeId: charge.id,
-          providerId: provider.id,
-          errorCode: error.code,
-          errorMessage: error.message,
-          gatewayCode: failure.gatewayCode,
-          gatewayMessage: failure.gatewayMessage,
-          isRetryable: failure.retryable,
-        },
-      }),
-      db.charge.updateMany({
+    await db.$transaction(async (tx) => {
+      await tx.chargeAttempt.create({ data: failedAttemptRow(charge.id, provider.id, error, failure) });
+      const { count } = await tx.charge.updateMany({
         where: { id: charge.id, status: { in: ['PROCESSING', 'PENDING'] } },
-        data: {
-          status: 'FAILED',
-          failureCode: error.code,
-          failureMessage: error.message,
-          gatewayCode: failure.gatewayCode,
-          gatewayMessage: failure.gatewayMessage,
-        },
-      }),
-    ]);
+        data: failedCharge(error, failure),
+      });
+      if (count === 1) await events.statusChanged(tx, charge);
+    });
     return error;
   }
 
@@ -94,7 +79,7 @@ export function createDebitCharging({ db, clock, logger, config, jobs }: Depende
     const { provider } = plan;
     const charge = await db.$transaction(async (tx) => {
       const row = await tx.charge.create({
-        data: chargeRow(account, { ...plan, estimatedCost: undefined }),
+        data: chargeRow(account, { ...plan, estimatedCost: undefined }, config.keyring),
       });
       const runAt = new Date(clock.now().getTime() + provider.settlementDelayMs);
       await jobs.enqueue(
@@ -133,10 +118,15 @@ export function createDebitCharging({ db, clock, logger, config, jobs }: Depende
       logger.info({ chargeId, providerId: provider.id }, 'debit failed');
       return;
     }
-    await db.charge.updateMany({
-      where: { id: chargeId, status: 'PENDING' },
-      data: { status: 'SUCCESS', capturedAmount: charge.amount, successDate: clock.now() },
-    });
+    await events.changing(
+      charge,
+      (tx) =>
+        tx.charge.updateMany({
+          where: { id: chargeId, status: 'PENDING' },
+          data: { status: 'SUCCESS', capturedAmount: charge.amount, successDate: clock.now() },
+        }),
+      ({ count }) => count === 1,
+    );
     logger.info({ chargeId, providerId: provider.id }, 'debit settled');
   };
 

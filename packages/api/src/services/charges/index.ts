@@ -1,7 +1,9 @@
 import type { Dependencies } from '../deps';
+import type { WebhookService } from '../webhooks';
 import { createAttemptRunner } from './attempts';
 import { createCardCharging } from './create';
 import { createDebitCharging } from './debits';
+import { createChargeEvents } from './events';
 import { createChargeLifecycle } from './lifecycle';
 import { createChargeRecovery } from './recovery';
 import { createChargeSearch } from './search';
@@ -9,11 +11,16 @@ import { createStoredCharging, type StoredChargingDeps } from './stored';
 
 export type { ChargeOrigin, TokenConsumer } from './stored';
 
-export function createChargeService(deps: Dependencies, stored: Pick<StoredChargingDeps, 'vault' | 'tokens' | 'paymentMethods'>) {
-  const runAttempts = createAttemptRunner(deps);
-  const debits = createDebitCharging(deps);
-  const lifecycle = createChargeLifecycle(deps);
-  const recovery = createChargeRecovery(deps, lifecycle);
+export function createChargeService(
+  deps: Dependencies,
+  stored: Pick<StoredChargingDeps, 'vault' | 'tokens' | 'paymentMethods'>,
+  webhooks: Pick<WebhookService, 'record' | 'listens'>,
+) {
+  const events = createChargeEvents(deps, webhooks);
+  const runAttempts = createAttemptRunner(deps, events);
+  const debits = createDebitCharging(deps, events);
+  const lifecycle = createChargeLifecycle(deps, events);
+  const recovery = createChargeRecovery(deps, lifecycle, events);
   return {
     createCardCharge: createCardCharging(deps, runAttempts),
     ...createStoredCharging(deps, { ...stored, runAttempts, debits }),

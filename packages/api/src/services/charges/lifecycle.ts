@@ -4,6 +4,7 @@ import type { ProviderFailure } from '@gateway/providers';
 import type { Dependencies } from '../deps';
 import { requireAmount, requireCurrency } from '../money';
 import { connectorFor, providerError, unconfirmedError } from '../providers/connectors';
+import type { ChargeEvents, ListenedCharge } from './events';
 import { CONFIRM_AFTER_MS, CONFIRM_CAPTURE_QUEUE, CONFIRM_REFUND_QUEUE, CONFIRM_VOID_QUEUE } from './queues';
 import { chargeInclude, toChargeView, type ChargeRecord } from './view';
 
@@ -22,7 +23,7 @@ type Operation = 'capture' | 'void';
 const QUEUES: Record<Operation, string> = { capture: CONFIRM_CAPTURE_QUEUE, void: CONFIRM_VOID_QUEUE };
 const jobKey = (operation: Operation | 'refund', id: string) => `confirm-${operation}:${id}`;
 
-export function createChargeLifecycle({ db, clock, logger, config, jobs }: Dependencies) {
+export function createChargeLifecycle({ db, clock, logger, config, jobs }: Dependencies, events: ChargeEvents) {
   async function load(account: Account, chargeId: string): Promise<ChargeRecord> {
     const charge = await db.charge.findFirst({ where: { id: chargeId, accountId: account.id }, include: chargeInclude });
     if (!charge) throw notFound('InvalidChargeId', 'Charge');
@@ -64,11 +65,12 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
     });
   }
 
-  /** Settles or releases a capture/void lease once the provider has answered definitely. */
-  async function finish(chargeId: string, operation: Operation, data: Prisma.ChargeUpdateManyMutationInput) {
+  /** Settles (with its event) or releases a capture/void lease once the provider has answered definitely. */
+  async function finish(charge: ListenedCharge, operation: Operation, data: Prisma.ChargeUpdateManyMutationInput) {
     await db.$transaction(async (tx) => {
-      await tx.charge.updateMany({ where: { id: chargeId, status: 'AUTHORISE', pendingOperation: operation }, data });
-      await jobs.cancel(jobKey(operation, chargeId), { tx });
+      const { count } = await tx.charge.updateMany({ where: { id: charge.id, status: 'AUTHORISE', pendingOperation: operation }, data });
+      if (count === 1 && data.status !== undefined) await events.statusChanged(tx, charge);
+      await jobs.cancel(jobKey(operation, charge.id), { tx });
     });
   }
 
@@ -89,7 +91,7 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
     if (result.ok) {
       const now = clock.now();
       await finish(
-        chargeId,
+        charge,
         operation,
         operation === 'capture'
           ? { ...released, status: 'SUCCESS', capturedAmount: amount ?? charge.amount, successDate: now }
@@ -99,7 +101,7 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
       return;
     }
     refuseOrWait(result.failure, operation, { chargeId });
-    await finish(chargeId, operation, released);
+    await finish(charge, operation, released);
     throw providerError(result.failure, { action: operation, name: operation === 'capture' ? 'UnableToCapture' : 'UnableToVoid' });
   }
 
@@ -143,8 +145,9 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
     });
   }
 
-  /** Moves a pending refund to its final state; only the first of concurrent callers changes anything. */
-  async function finishRefund(refundId: string, chargeId: string, amount: bigint, outcome: { providerRefundId: string } | 'failed') {
+  /** Moves a pending refund to its final state (with its event); only the first of concurrent callers changes anything. */
+  async function finishRefund(refundId: string, charge: ListenedCharge, amount: bigint, outcome: { providerRefundId: string } | 'failed') {
+    const chargeId = charge.id;
     await db.$transaction(async (tx) => {
       const { count } = await tx.refund.updateMany({
         where: { id: refundId, status: 'PENDING' },
@@ -159,6 +162,7 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
             "refundedAmount" = "refundedAmount" + ${amount},
             "status" = (CASE WHEN "refundedAmount" + ${amount} >= "capturedAmount" THEN 'REFUND' ELSE 'PARTIAL_REFUND' END)::"ChargeStatus"
           WHERE "id" = ${chargeId}`;
+        await events.statusChanged(tx, charge);
       }
       await jobs.cancel(jobKey('refund', refundId), { tx });
     });
@@ -171,12 +175,12 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
     const { connector, providerChargeId } = providerOf(refund.charge);
     const result = await connector.refund({ providerChargeId, amount: refund.amount, idempotencyKey: refundId });
     if (result.ok) {
-      await finishRefund(refundId, refund.chargeId, refund.amount, { providerRefundId: result.value.providerRefundId });
+      await finishRefund(refundId, refund.charge, refund.amount, { providerRefundId: result.value.providerRefundId });
       logger.info({ chargeId: refund.chargeId, refundId, amount: String(refund.amount) }, 'charge refunded');
       return;
     }
     refuseOrWait(result.failure, 'refund', { chargeId: refund.chargeId, refundId });
-    await finishRefund(refundId, refund.chargeId, refund.amount, 'failed');
+    await finishRefund(refundId, refund.charge, refund.amount, 'failed');
     throw providerError(result.failure, { action: 'refund', name: 'UnableToRefund' });
   }
 

@@ -1,6 +1,7 @@
 import type { JobHandler } from '@gateway/jobs';
 import type { Dependencies } from '../deps';
 import { connectorFor, REVERSAL_TIMEOUT_MS, UnconfirmedOutcome } from '../providers/connectors';
+import type { ChargeEvents } from './events';
 import type { createChargeLifecycle } from './lifecycle';
 import { CONFIRM_CAPTURE_QUEUE, CONFIRM_REFUND_QUEUE, CONFIRM_VOID_QUEUE, REVERSE_QUEUE } from './queues';
 
@@ -20,7 +21,7 @@ const text = (payload: unknown, name: string): string => {
  * twice: confirm captures, voids and refunds whose outcome is unknown, reverse authorisations
  * whose outcome is unknown, and fail (after reversing) charges abandoned in PROCESSING.
  */
-export function createChargeRecovery({ db, clock, logger, config }: Dependencies, lifecycle: Lifecycle) {
+export function createChargeRecovery({ db, clock, logger, config }: Dependencies, lifecycle: Lifecycle, events: ChargeEvents) {
   async function reverse(providerId: string, idempotencyKey: string): Promise<boolean> {
     const provider = await db.provider.findUniqueOrThrow({ where: { id: providerId } });
     const result = await connectorFor(provider, config, { timeoutMs: REVERSAL_TIMEOUT_MS }).reverse({ idempotencyKey });
@@ -60,11 +61,13 @@ export function createChargeRecovery({ db, clock, logger, config }: Dependencies
   async function sweepAbandoned(): Promise<number> {
     const stuck = await db.charge.findMany({
       // Debits have a settling job of their own that sends them again; a batch row's charge, its
-      // batch job, which sends its attempts again with the same keys (services/batches).
+      // batch job, and a subscription payment, its billing job, which send its attempts again with
+      // the same keys (services/batches, services/subscriptions).
       where: {
         status: 'PROCESSING',
         paymentType: { notIn: ['BANK_ACCOUNT', 'PAYTO'] },
         batchId: null,
+        subscriptionId: null,
         dateAdded: { lt: new Date(clock.now().getTime() - STUCK_AFTER_MS) },
       },
       take: 100,
@@ -72,14 +75,19 @@ export function createChargeRecovery({ db, clock, logger, config }: Dependencies
     let failed = 0;
     for (const charge of stuck) {
       if (charge.providerId && !(await reverse(charge.providerId, `${charge.id}:${charge.attemptCount}`))) continue;
-      const { count } = await db.charge.updateMany({
-        where: { id: charge.id, status: 'PROCESSING' },
-        data: {
-          status: 'FAILED',
-          failureCode: 80,
-          failureMessage: 'The gateway stopped before the provider answered; any authorisation was reversed',
-        },
-      });
+      const { count } = await events.changing(
+        charge,
+        (tx) =>
+          tx.charge.updateMany({
+            where: { id: charge.id, status: 'PROCESSING' },
+            data: {
+              status: 'FAILED',
+              failureCode: 80,
+              failureMessage: 'The gateway stopped before the provider answered; any authorisation was reversed',
+            },
+          }),
+        (result) => result.count === 1,
+      );
       failed += count;
     }
     if (failed > 0) logger.warn({ failed }, 'abandoned charges reversed and failed');

@@ -53,7 +53,10 @@ const vaultReader = (account: Account) => `secret-key:…${account.secretKeyHint
  * device-wallet token, and bank accounts. Card routes go through the attempt runner; bank-account
  * and PayTo methods through the debit flow.
  */
-export function createStoredCharging({ db }: Dependencies, { runAttempts, debits, vault, tokens, paymentMethods }: StoredChargingDeps) {
+export function createStoredCharging(
+  { db, config }: Dependencies,
+  { runAttempts, debits, vault, tokens, paymentMethods }: StoredChargingDeps,
+) {
   /** The charge currency for a provider (its own by default), and the amount in its minor units. */
   function money(input: { amount: string | number; currency?: string }, provider: ProviderWithFees) {
     const currency = requireCurrency(input.currency ?? provider.currency);
@@ -77,7 +80,8 @@ export function createStoredCharging({ db }: Dependencies, { runAttempts, debits
       provider,
       estimatedCost: cost(provider, method.cardIin, amount),
       source: { type: 'stored_card', providerToken: method.providerPaymentMethodId },
-      paymentMethodId: method.id,
+      // A fallback's charge shows the card it took. Its customer is the method's, or none (saving.ts).
+      chargeColumns: { paymentMethodId: method.id, ...cardColumnsOf(method) },
     };
   }
 
@@ -134,15 +138,19 @@ export function createStoredCharging({ db }: Dependencies, { runAttempts, debits
     const second = fallback ? await cardRoute(fallback, amount, currency.code) : undefined;
     const routes = second ? [first, second] : [first];
 
-    const row = chargeRow(account, {
-      id: chargeId,
-      currency,
-      amount,
-      provider,
-      estimatedCost: first.estimatedCost,
-      paymentType: 'CARD',
-      columns: { ...columns, ...cardColumnsOf(method) },
-    });
+    const row = chargeRow(
+      account,
+      {
+        id: chargeId,
+        currency,
+        amount,
+        provider,
+        estimatedCost: first.estimatedCost,
+        paymentType: 'CARD',
+        columns: { ...columns, ...cardColumnsOf(method) },
+      },
+      config.keyring,
+    );
     const charge = resume
       ? await db.charge.findUniqueOrThrow({ where: { id: row.id, status: 'PROCESSING' } })
       : await db.charge.create({ data: row });
@@ -188,29 +196,37 @@ export function createStoredCharging({ db }: Dependencies, { runAttempts, debits
   async function createTokenCharge(account: Account, input: TokenChargeInput, origin: ChargeOrigin = {}) {
     const { chargeId: chosenId, ...links } = origin;
     const chargeId = chosenId ?? newId();
+    // The amount is checked against the token's provider before the token is used up: a client's
+    // mistake (currency, decimals) must leave the token usable for the corrected request.
+    const unused = await db.paymentToken.findFirst({ where: { id: input.token, accountId: account.id }, select: { providerId: true } });
+    const provider = unused ? await requireProvider(db, account.id, unused.providerId) : undefined;
+    const checked = provider && money(input, provider);
     const token = await tokens.consume(account, input.token, `charge:${chargeId}`);
-    if (!token.vaultItemId) throw new ApiError('InvalidOrExpiredToken');
-    const provider = await requireProvider(db, account.id, token.providerId);
-    const { currency, amount } = money(input, provider);
+    if (!provider || !checked || !token.vaultItemId) throw new ApiError('InvalidOrExpiredToken');
+    const { currency, amount } = checked;
     const expiry = parseExpiry(token.cardExpiry ?? '');
     if (!expiry) throw new ApiError('InvalidExpiryDate');
     const card = await vault.readCard(account, token.vaultItemId, { actor: vaultReader(account), purpose: `charge ${chargeId}` });
     const charge = await db.charge.create({
-      data: chargeRow(account, {
-        id: chargeId,
-        currency,
-        amount,
-        provider,
-        estimatedCost: cost(provider, token.cardIin, amount),
-        paymentType: 'CARD',
-        columns: {
-          ...chargeDetails(input),
-          ...cardColumnsOf(token),
-          ...links,
-          paymentTokenId: token.id,
-          transfer: input.transfer as Prisma.InputJsonValue | undefined,
+      data: chargeRow(
+        account,
+        {
+          id: chargeId,
+          currency,
+          amount,
+          provider,
+          estimatedCost: cost(provider, token.cardIin, amount),
+          paymentType: 'CARD',
+          columns: {
+            ...chargeDetails(input),
+            ...cardColumnsOf(token),
+            ...links,
+            paymentTokenId: token.id,
+            transfer: input.transfer as Prisma.InputJsonValue | undefined,
+          },
         },
-      }),
+        config.keyring,
+      ),
     });
     const source: PaymentSource = {
       type: 'card',
@@ -257,20 +273,24 @@ export function createStoredCharging({ db }: Dependencies, { runAttempts, debits
     const provider = await requireProvider(db, account.id, input.providerId);
     const { currency, amount } = money(input, provider);
     const charge = await db.charge.create({
-      data: chargeRow(account, {
-        currency,
-        amount,
-        provider,
-        estimatedCost: cost(provider, method.cardIin, amount),
-        paymentType: 'CARD',
-        columns: {
-          ...chargeDetails(input),
-          ...cardColumnsOf(method),
-          paymentMethodId: method.id,
-          customerId: method.customerId,
-          networkTokenId: input.networkTokenId,
+      data: chargeRow(
+        account,
+        {
+          currency,
+          amount,
+          provider,
+          estimatedCost: cost(provider, method.cardIin, amount),
+          paymentType: 'CARD',
+          columns: {
+            ...chargeDetails(input),
+            ...cardColumnsOf(method),
+            paymentMethodId: method.id,
+            customerId: method.customerId,
+            networkTokenId: input.networkTokenId,
+          },
         },
-      }),
+        config.keyring,
+      ),
     });
     const source: PaymentSource = { type: 'network_token', networkTokenId: input.networkTokenId };
     return runAttempts({
@@ -292,14 +312,18 @@ export function createStoredCharging({ db }: Dependencies, { runAttempts, debits
     const provider = await requireProvider(db, account.id, id);
     const { currency, amount } = money(input, provider);
     const charge = await db.charge.create({
-      data: chargeRow(account, {
-        currency,
-        amount,
-        provider,
-        estimatedCost: undefined,
-        paymentType: 'APPLE_PAY',
-        columns: chargeDetails(input),
-      }),
+      data: chargeRow(
+        account,
+        {
+          currency,
+          amount,
+          provider,
+          estimatedCost: undefined,
+          paymentType: 'APPLE_PAY',
+          columns: chargeDetails(input),
+        },
+        config.keyring,
+      ),
     });
     const { paymentData } = input.token;
     const source: PaymentSource = {

@@ -4,7 +4,7 @@ import type { WebhookDelivery, WebhookEvent } from '@gateway/db';
 import type { JobHandler } from '@gateway/jobs';
 import type { Dependencies } from '../deps';
 import { openAuthorization } from './authorization';
-import { postJson } from './outbound';
+import { postJson, type PostOutcome } from './outbound';
 import type { createSigningKeys } from './signing';
 import { signature } from './signing';
 
@@ -32,6 +32,9 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 
+/** The last error of a delivery whose subscription was removed before it got through. */
+export const SUBSCRIPTION_REMOVED = 'The webhook subscription was removed';
+
 /** `transaction`, `paymentMethod`…: meta.type as the wire sample spells it. */
 const metaType = (type: string) => type.charAt(0).toLowerCase() + type.slice(1);
 
@@ -50,30 +53,42 @@ export function createDeliveryHandler(
   { db, clock, config, jobs }: Dependencies,
   { signingKey }: Pick<ReturnType<typeof createSigningKeys>, 'signingKey'>,
 ): JobHandler {
-  /** The Authorization value of a delivery: its own (a request's webhook) or its subscription's. */
-  async function authorizationOf(delivery: WebhookDelivery): Promise<string | undefined> {
-    if (delivery.subscriptionId === null) return openAuthorization(config.keyring, 'WebhookDelivery', delivery);
+  /**
+   * Where a delivery goes: its own Authorization value (a request's webhook) or its subscription's;
+   * undefined once the subscription was removed (another process may have made the delivery
+   * after the removal, from subscriptions it had read a moment before).
+   */
+  async function destinationOf(delivery: WebhookDelivery): Promise<{ authorization?: string } | undefined> {
+    if (delivery.subscriptionId === null) return { authorization: openAuthorization(config.keyring, 'WebhookDelivery', delivery) };
     const subscription = await db.webhookSubscription.findUniqueOrThrow({ where: { id: delivery.subscriptionId } });
-    return openAuthorization(config.keyring, 'WebhookSubscription', subscription);
+    if (subscription.dateRemoved !== null) return undefined;
+    return { authorization: openAuthorization(config.keyring, 'WebhookSubscription', subscription) };
+  }
+
+  /** Sends the body, signed with the account's key as it is now (a rotated key signs the retries). */
+  async function send(delivery: WebhookDelivery & { event: WebhookEvent }): Promise<PostOutcome> {
+    const destination = await destinationOf(delivery);
+    if (!destination) return { error: SUBSCRIPTION_REMOVED, refused: true };
+    const body = deliveryBody(delivery.event);
+    const { authorization } = destination;
+    const headers = {
+      'x-payfurl-signature': signature(await signingKey({ id: delivery.event.accountId }), body),
+      ...(authorization !== undefined && { authorization }),
+    };
+    return postJson(delivery.url, body, {
+      headers,
+      timeoutMs: config.webhookTimeoutMs ?? DEFAULT_TIMEOUT_MS,
+      allowPrivate: config.allowPrivateWebhooks ?? false,
+    });
   }
 
   return async (payload, ctx) => {
     const { deliveryId } = payload as { deliveryId: string };
     const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { event: true } });
     if (delivery?.status !== 'PENDING') return;
-    const body = deliveryBody(delivery.event);
-    const authorization = await authorizationOf(delivery);
-    const headers = {
-      'x-payfurl-signature': signature(await signingKey({ id: delivery.event.accountId }), body),
-      ...(authorization !== undefined && { authorization }),
-    };
     const at = clock.now();
     const started = performance.now();
-    const outcome = await postJson(delivery.url, body, {
-      headers,
-      timeoutMs: config.webhookTimeoutMs ?? DEFAULT_TIMEOUT_MS,
-      allowPrivate: config.allowPrivateWebhooks ?? false,
-    });
+    const outcome = await send(delivery);
     const durationMs = Math.round(performance.now() - started);
 
     const attempts = delivery.attempts + 1;

@@ -1,3 +1,4 @@
+import type { WebhookType } from '../../schemas/webhook';
 import type { Dependencies } from '../deps';
 import { createDeliveryHandler, DELIVERY_QUEUE } from './delivery';
 import { createDeliveryLog } from './log';
@@ -19,6 +20,13 @@ export function createWebhookService(deps: Dependencies) {
   const log = createDeliveryLog(deps);
   return {
     record: createOutbox(deps, subscriptions).record,
+    /**
+     * Whether the account has an active subscription to `type`, from the subscriptions this
+     * process read in the last few seconds: lets a hot path (charges) skip the transaction an
+     * event needs when nobody listens.
+     */
+    listens: async (accountId: string, type: WebhookType) =>
+      (await subscriptions.active(deps.db, accountId)).some((s) => s.types.includes(type)),
     signingKey: signing.signingKey,
     rotateSigningKey: signing.rotateSigningKey,
     createSubscription: subscriptions.create,

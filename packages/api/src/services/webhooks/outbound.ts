@@ -103,15 +103,15 @@ export function postJson(url: string, body: string, options: PostOptions): Promi
       // A connection per delivery: a pooled socket would outlive the check of its address.
       agent: false,
     });
+    // Covers the answer's body too: a receiver that never finishes it does not hold the socket.
     const timer = setTimeout(() => request.destroy(new Error(`No answer within ${options.timeoutMs / 1000} s`)), options.timeoutMs);
+    request.on('close', () => clearTimeout(timer));
     request.on('response', (response) => {
-      clearTimeout(timer);
       response.resume();
       const statusCode = response.statusCode ?? 0;
       resolve(statusCode >= 200 && statusCode < 300 ? { statusCode } : { statusCode, error: `The receiver answered ${statusCode}` });
     });
     request.on('error', (error) => {
-      clearTimeout(timer);
       resolve(error instanceof RefusedTarget ? { error: error.message, refused: true } : { error: error.message });
     });
     request.end(bytes);

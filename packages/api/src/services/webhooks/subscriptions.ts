@@ -4,6 +4,7 @@ import type { WebhookSubscriptionView, WebhookType } from '../../schemas/webhook
 import { dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { sealAuthorization } from './authorization';
+import { SUBSCRIPTION_REMOVED } from './delivery';
 import { refusedTarget } from './outbound';
 
 export interface NewWebhookSubscription {
@@ -96,7 +97,7 @@ export function createWebhookSubscriptions({ db, clock, config }: Dependencies) 
         db.webhookSubscription.updateMany({ where: { id: row.id, dateRemoved: null }, data: { dateRemoved: now } }),
         db.webhookDelivery.updateMany({
           where: { subscriptionId: row.id, status: 'PENDING' },
-          data: { status: 'FAILED', lastError: 'The webhook subscription was removed', nextAttemptAt: null },
+          data: { status: 'FAILED', lastError: SUBSCRIPTION_REMOVED, nextAttemptAt: null },
         }),
       ]);
       cache.delete(account.id);
