@@ -1,73 +1,66 @@
 import { randomBytes } from 'node:crypto';
-import { dueDate } from '@gateway/core';
+import { dueDate, type BillingInterval } from '@gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, CHEAP_DOMESTIC, createAccount, startTestGateway, VISA, type TestAccount, type TestGateway } from './harness';
+import { card, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+import { STEADY, subscriptionsOf } from './subscription-support';
 
 /**
  * Subscriptions over REST, billed by the scheduler under a test clock: a year of payments runs in
- * seconds. Due times are at :30 past the minute: see advanceTo.
+ * seconds. Each test cancels what it leaves Active, so later jumps of the clock bill only its own.
+ * Crashes and concurrent gateways are in subscription-crash.test.ts.
  */
 let t: TestGateway;
 let a: TestAccount;
+let api: ReturnType<typeof subscriptionsOf>;
 let now = new Date('2027-01-31T09:00:30Z');
 const clock = { now: () => new Date(now) };
 const DECLINED = '4000000000009995';
 
 beforeAll(async () => {
   t = await startTestGateway({ clock });
-  a = await createAccount(t);
+  a = await createAccount(t, [STEADY]);
+  api = subscriptionsOf(a);
 });
 afterAll(() => t.close());
 
 const runDue = () => t.gateway.worker.runDue();
 
-/**
- * Moves the clock to `to` and runs what falls due. The minute's maintenance runs first, a second
- * earlier, on its own: charges are dated by the database's clock, so its abandoned-charge sweep,
- * run at a jump of the test clock, would take a charge in flight for an abandoned one.
- */
+/** Moves the clock to `to` and runs every job that falls due. */
 async function advanceTo(to: Date) {
-  now = new Date(to.getTime() - 1000);
-  await runDue();
   now = to;
   await runDue();
 }
 
 const hours = (n: number) => new Date(now.getTime() + n * 3_600_000);
 const days = (n: number) => hours(24 * n);
+const scheduleOf = (body: Record<string, unknown>) => ({
+  startDate: new Date(String(body.startDate)),
+  interval: body.interval as BillingInterval,
+  frequency: Number(body.frequency),
+});
 
-async function savedCard(account = a, number = VISA) {
-  const { status, body } = await account.api.post('/payment_method/card', {
-    providerId: account.providerIds[0],
-    paymentInformation: card(number),
+/** The acquirer stops keeping the payment method's card, as when the payer closes the account. */
+async function forgetAtAcquirer(method: Record<string, unknown> | undefined) {
+  const forgotten = await fetch(`${t.gateway.simulatorUrl}/v1/cards/${String(method?.providerPaymentMethodId)}`, {
+    method: 'DELETE',
+    headers: { 'idempotency-key': randomBytes(8).toString('hex') },
   });
-  expect(status, JSON.stringify(body)).toBe(201);
-  return body;
+  expect(forgotten.status).toBe(200);
 }
 
-async function subscribe(fields: Record<string, unknown>, account = a) {
-  const method = fields.paymentMethodId ? undefined : await savedCard(account);
-  const { status, body } = await account.api.post('/subscription/payment_method', {
-    paymentMethodId: method?.paymentMethodId,
-    amount: 10,
-    interval: 'Day',
-    frequency: 1,
-    ...fields,
-  });
-  expect(status, JSON.stringify(body)).toBe(200);
-  return { id: String(body.subscriptionId), body, method };
+async function cancel(...ids: string[]) {
+  for (const id of ids) expect((await a.api.delete(`/subscription/${id}`)).status).toBe(200);
 }
-
-async function chargesOf(subscriptionId: string, account = a) {
-  const { body } = await account.api.get<{ charges: Array<Record<string, unknown>> }>(`/charge?SubscriptionId=${subscriptionId}&Limit=100`);
-  return body.charges.reverse();
-}
-
-const statusOf = async (id: string, account = a) => (await account.api.get(`/subscription/${id}`)).body.status;
 
 describe('a monthly subscription', () => {
   it('bills a year from the 31st, on the last day of shorter months, each charge linked to it; then is cancelled', async () => {
-    const { id, body } = await subscribe({ amount: '25', currency: 'aud', interval: 'Month', Frequency: 1, metadata: { plan: 'gold' } });
+    const { id, body } = await api.subscribe({
+      amount: '25',
+      currency: 'aud',
+      interval: 'Month',
+      Frequency: 1,
+      metadata: { plan: 'gold' },
+    });
     expect(body).toEqual({
       subscriptionId: id,
       paymentMethodId: expect.any(String),
@@ -84,11 +77,10 @@ describe('a monthly subscription', () => {
       metadata: { plan: 'gold' },
     });
     await runDue();
-    const schedule = { startDate: new Date(body.startDate as string), interval: 'Month' as const, frequency: 1 };
+    const schedule = scheduleOf(body);
     for (let n = 1; n < 12; n += 1) await advanceTo(dueDate(schedule, n));
-    await runDue();
 
-    const charges = await chargesOf(id);
+    const charges = await api.chargesOf(id);
     expect(charges.map((c) => String(c.successDate).slice(0, 10))).toEqual([
       '2027-01-31',
       '2027-02-28',
@@ -108,39 +100,76 @@ describe('a monthly subscription', () => {
     const cancelled = await a.api.delete(`/subscription/${id}`);
     expect(cancelled).toMatchObject({ status: 200, body: { subscriptionId: id, status: 'Cancelled' } });
     expect((await a.api.delete(`/subscription/${id}`)).body.status).toBe('Cancelled');
-    const reopen = await a.api.put(`/subscription/${id}/status`, { status: 'Active' });
-    expect(reopen).toMatchObject({ status: 400, body: { code: 90 } });
     await advanceTo(dueDate(schedule, 12));
-    expect(await chargesOf(id)).toHaveLength(12);
+    expect(await api.chargesOf(id)).toHaveLength(12);
+  });
+});
+
+describe('payments that fell due while no gateway ran', () => {
+  it('are made when one runs again, each once, and the schedule goes on from the start date', async () => {
+    const { id, body } = await api.subscribe({ amount: 7, interval: 'Week', frequency: 2 });
+    await runDue();
+    const schedule = scheduleOf(body);
+    await advanceTo(new Date(dueDate(schedule, 3).getTime() + 5 * 3_600_000));
+    const caughtUp = await api.chargesOf(id);
+    expect(caughtUp).toHaveLength(4);
+    expect(new Set(caughtUp.map((c) => c.chargeId)).size).toBe(4);
+    expect(caughtUp.every((c) => c.status === 'SUCCESS' && c.amount === 7)).toBe(true);
+
+    await advanceTo(new Date(dueDate(schedule, 4).getTime() - 1000));
+    expect(await api.chargesOf(id)).toHaveLength(4);
+    await advanceTo(dueDate(schedule, 4));
+    const charges = await api.chargesOf(id);
+    expect(charges).toHaveLength(5);
+    expect(charges[4]?.successDate).toBe(dueDate(schedule, 4).toISOString());
+    await cancel(id);
   });
 });
 
 describe('endAfter', () => {
   it('completes after a count, at an amount (the last payment reduced to the remainder), or before a date', async () => {
     const webhook = { url: 'https://example', authorization: 'Bearer s3cret' };
-    const byCount = await subscribe({ endAfter: { count: 3, amount: null, date: null }, webhook });
-    const byAmount = await subscribe({ amount: 30, EndAfter: { Amount: 100, Count: 0 } });
-    const byDate = await subscribe({ amount: 5, endAfter: { date: days(2).getTime() + 3_600_000 } });
+    const byCount = await api.subscribe({ endAfter: { count: 3, amount: null, date: null }, webhook });
+    const byAmount = await api.subscribe({ amount: 30, EndAfter: { Amount: 100, Count: 0 } });
+    const endDate = new Date(days(2).getTime() + 3_600_000);
+    const byDate = await api.subscribe({ amount: 5, endAfter: { date: endDate.getTime() } });
     expect(byCount.body.webhook).toEqual({ url: 'https://example', authorization: '********' });
     expect(byCount.body.endAfter).toEqual({ count: 3, amount: null, date: null });
     expect(byAmount.body.endAfter).toEqual({ count: null, amount: 100, date: null });
+    expect(byDate.body.endAfter).toEqual({ count: null, amount: null, date: endDate.toISOString() });
     await runDue();
     const start = now;
     for (let day = 1; day <= 4; day += 1) await advanceTo(new Date(start.getTime() + day * 86_400_000));
 
-    expect((await chargesOf(byCount.id)).map((c) => c.amount)).toEqual([10, 10, 10]);
-    expect((await chargesOf(byAmount.id)).map((c) => c.amount)).toEqual([30, 30, 30, 10]);
-    expect((await chargesOf(byDate.id)).map((c) => c.amount)).toEqual([5, 5, 5]);
-    for (const { id } of [byCount, byAmount, byDate]) expect(await statusOf(id)).toBe('Complete');
+    const counted = await api.chargesOf(byCount.id);
+    expect(counted.map((c) => c.amount)).toEqual([10, 10, 10]);
+    expect((await api.chargesOf(byAmount.id)).map((c) => c.amount)).toEqual([30, 30, 30, 10]);
+    expect((await api.chargesOf(byDate.id)).map((c) => c.amount)).toEqual([5, 5, 5]);
+    for (const { id } of [byCount, byAmount, byDate]) expect(await api.statusOf(id)).toBe('Complete');
 
-    const events = await t.gateway.database.prisma.webhookEvent.findMany({ where: { resourceId: byCount.id } });
-    expect(events).toMatchObject([{ type: 'Subscription', eventType: 'subscription.status.changed', data: { status: 'Complete' } }]);
+    // The subscription's webhook is told of its status changes and of each of its payments.
+    const db = t.gateway.database.prisma;
+    const deliveries = await db.webhookDelivery.findMany({ where: { url: 'https://example' }, include: { event: true } });
+    const told = deliveries.map(({ event }) => [event.type, event.eventType, event.resourceId, (event.data as { status: string }).status]);
+    expect(told.sort()).toEqual(
+      [
+        ...counted.map((c) => ['Transaction', 'transaction.status.changed', c.chargeId, 'SUCCESS']),
+        ['Subscription', 'subscription.status.changed', byCount.id, 'Complete'],
+      ].sort(),
+    );
+    expect(deliveries.every((d) => d.authorization !== null)).toBe(true);
+    const events = await db.webhookEvent.findMany({
+      where: { resourceId: { in: [byCount.id, ...counted.map((c) => String(c.chargeId))] } },
+    });
     expect(JSON.stringify(events)).not.toContain('s3cret');
+    expect(
+      events.filter((e) => e.type === 'Transaction').every((e) => (e.data as { subscriptionId: string }).subscriptionId === byCount.id),
+    ).toBe(true);
   });
 
   it('refuses an end date before the first payment', async () => {
     const { body, status } = await a.api.post('/subscription/payment_method', {
-      paymentMethodId: (await savedCard()).paymentMethodId,
+      paymentMethodId: (await api.savedCard()).paymentMethodId,
       amount: 10,
       startDate: days(10).toISOString(),
       endAfter: { date: days(5).toISOString() },
@@ -152,72 +181,156 @@ describe('endAfter', () => {
 
 describe('failed payments', () => {
   it('are retried every frequency × interval up to the maximum, then the subscription is suspended', async () => {
-    const declined = await savedCard(a, DECLINED);
-    const retried = await subscribe({ paymentMethodId: declined.paymentMethodId, retry: { maximum: 2, interval: 'Hour', frequency: 6 } });
-    const noRetry = await subscribe({ paymentMethodId: declined.paymentMethodId, Retry: null });
+    const declined = await api.savedCard(DECLINED);
+    const retried = await api.subscribe({
+      paymentMethodId: declined.paymentMethodId,
+      retry: { maximum: 2, interval: 'Hour', frequency: 6 },
+    });
+    const noRetry = await api.subscribe({ paymentMethodId: declined.paymentMethodId, Retry: null });
     const start = now;
     await runDue();
-    expect(await statusOf(noRetry.id)).toBe('Suspended');
-    expect(await chargesOf(noRetry.id)).toMatchObject([{ status: 'FAILED', subscriptionId: noRetry.id }]);
+    expect(await api.statusOf(noRetry.id)).toBe('Suspended');
+    expect(await api.chargesOf(noRetry.id)).toMatchObject([{ status: 'FAILED', subscriptionId: noRetry.id }]);
 
-    expect(await statusOf(retried.id)).toBe('Active');
+    expect(await api.statusOf(retried.id)).toBe('Active');
     await advanceTo(new Date(start.getTime() + 6 * 3_600_000 - 60_000));
-    expect(await chargesOf(retried.id)).toHaveLength(1);
+    expect(await api.chargesOf(retried.id)).toHaveLength(1);
     await advanceTo(new Date(start.getTime() + 6 * 3_600_000));
-    expect(await chargesOf(retried.id)).toHaveLength(2);
-    expect(await statusOf(retried.id)).toBe('Active');
+    expect(await api.chargesOf(retried.id)).toHaveLength(2);
+    expect(await api.statusOf(retried.id)).toBe('Active');
     await advanceTo(new Date(start.getTime() + 12 * 3_600_000));
-    const charges = await chargesOf(retried.id);
+    const charges = await api.chargesOf(retried.id);
     expect(charges.map((c) => c.status)).toEqual(['FAILED', 'FAILED', 'FAILED']);
     expect(new Set(charges.map((c) => c.chargeId)).size).toBe(3);
-    expect(await statusOf(retried.id)).toBe('Suspended');
+    expect(await api.statusOf(retried.id)).toBe('Suspended');
     await advanceTo(days(3));
-    expect(await chargesOf(retried.id)).toHaveLength(3);
+    expect(await api.chargesOf(retried.id)).toHaveLength(3);
+  });
+
+  it('retried in days: a later success is followed at once by the payments that fell due meanwhile', async () => {
+    const { id, body, method } = await api.subscribe({ retry: { maximum: 3, interval: 'Day', frequency: 2 } });
+    await runDue();
+    await forgetAtAcquirer(method);
+    const schedule = scheduleOf(body);
+    await advanceTo(dueDate(schedule, 1));
+    expect((await api.chargesOf(id)).map((c) => c.status)).toEqual(['SUCCESS', 'FAILED']);
+    // The merchant moves the subscription to a card that works; the retry, two days later, pays
+    // day 1's payment, and days 2 and 3 follow at once.
+    const replacement = await api.savedCard();
+    const moved = await a.api.put(`/subscription/${id}`, { paymentMethodId: replacement.paymentMethodId });
+    expect(moved.body).toMatchObject({ paymentMethodId: replacement.paymentMethodId, status: 'Active' });
+    await advanceTo(new Date(dueDate(schedule, 3).getTime() - 1000));
+    expect((await api.chargesOf(id)).map((c) => c.status)).toEqual(['SUCCESS', 'FAILED']);
+    await advanceTo(dueDate(schedule, 3));
+    const charges = await api.chargesOf(id);
+    expect(charges.map((c) => [c.status, (c.paymentInformation as { paymentMethodId: string }).paymentMethodId])).toEqual([
+      ['SUCCESS', method?.paymentMethodId],
+      ['FAILED', method?.paymentMethodId],
+      ['SUCCESS', replacement.paymentMethodId],
+      ['SUCCESS', replacement.paymentMethodId],
+      ['SUCCESS', replacement.paymentMethodId],
+    ]);
+    expect(await api.statusOf(id)).toBe('Active');
+    await advanceTo(new Date(dueDate(schedule, 4).getTime() - 1000));
+    expect(await api.chargesOf(id)).toHaveLength(5);
+    await cancel(id);
   });
 
   it('of a card the acquirer stopped keeping: retried, then suspended', async () => {
-    const { id, method } = await subscribe({ interval: 'Week', retry: { maximum: 1, interval: 'Day' } });
+    const { id, method } = await api.subscribe({ interval: 'Week', retry: { maximum: 1, interval: 'Day' } });
     await runDue();
-    expect(await chargesOf(id)).toMatchObject([{ status: 'SUCCESS' }]);
-    const deleted = await fetch(`${t.gateway.simulatorUrl}/v1/cards/${String(method?.providerPaymentMethodId)}`, {
-      method: 'DELETE',
-      headers: { 'idempotency-key': randomBytes(8).toString('hex') },
-    });
-    expect(deleted.status).toBe(200);
+    expect(await api.chargesOf(id)).toMatchObject([{ status: 'SUCCESS' }]);
+    await forgetAtAcquirer(method);
     await advanceTo(days(7));
-    expect(await statusOf(id)).toBe('Active');
+    expect(await api.statusOf(id)).toBe('Active');
     await advanceTo(days(1));
-    expect((await chargesOf(id)).map((c) => c.status)).toEqual(['SUCCESS', 'FAILED', 'FAILED']);
-    expect(await statusOf(id)).toBe('Suspended');
+    expect((await api.chargesOf(id)).map((c) => c.status)).toEqual(['SUCCESS', 'FAILED', 'FAILED']);
+    expect(await api.statusOf(id)).toBe('Suspended');
   });
 });
 
-describe('suspending and resuming', () => {
-  it('stops billing while suspended and resumes at the next due date, without catching up (.NET integer status)', async () => {
-    const { id, body } = await subscribe({ interval: 'Month' });
+describe('a bank-account subscription', () => {
+  it('debits on the schedule; a payment counts once the bank accepts the debit', async () => {
+    const bankPaymentInformation = { bankCode: '062-000', accountNumber: '12345678', accountName: 'Ann Payer' };
+    const saved = await a.api.post('/payment_method/bank_account', { providerId: a.providerIds[0], bankPaymentInformation });
+    expect(saved.status).toBe(201);
+    const { id, body } = await api.subscribe({ paymentMethodId: saved.body.paymentMethodId, interval: 'Week', endAfter: { count: 2 } });
     await runDue();
-    const suspended = await a.api.put(`/subscription/${id}/status`, { Status: 3 });
-    expect(suspended).toMatchObject({ status: 200, body: { status: 'Suspended' } });
-    const schedule = { startDate: new Date(body.startDate as string), interval: 'Month' as const, frequency: 1 };
+    expect(await api.chargesOf(id)).toMatchObject([
+      { status: 'PENDING', paymentInformation: { type: 'BANK_ACCOUNT' }, subscriptionId: id },
+    ]);
+    await advanceTo(dueDate(scheduleOf(body), 1));
+    const charges = await api.chargesOf(id);
+    expect(charges).toHaveLength(2);
+    expect(charges.every((c) => c.status === 'PENDING' || c.status === 'SUCCESS')).toBe(true);
+    expect(await api.statusOf(id)).toBe('Complete');
+  });
+});
+
+describe('status changes', () => {
+  it('suspend, resume and cancel; a finished subscription is never reopened (400, 90); each change is an event', async () => {
+    const { id } = await api.subscribe({ startDate: days(400).toISOString(), webhook: { url: 'https://example.com/status' } });
+    const steps: Array<[unknown, number, string?]> = [
+      ['Suspended', 200, 'Suspended'],
+      ['SUSPENDED', 200, 'Suspended'],
+      ['Active', 200, 'Active'],
+      [3, 200, 'Suspended'],
+      ['Complete', 400],
+      [1, 200, 'Active'],
+      [0, 400],
+      [2, 200, 'Cancelled'],
+      ['Active', 400],
+      ['Suspended', 400],
+      ['Complete', 400],
+      ['cancelled', 200, 'Cancelled'],
+    ];
+    for (const [status, code, answered] of steps) {
+      const { status: http, body } = await api.setStatus(id, status);
+      expect([status, http]).toEqual([status, code]);
+      if (answered) expect(body.status).toBe(answered);
+      else expect(body).toMatchObject({ code: 90, resource: `/subscription/${id}/status` });
+    }
+    const events = await t.gateway.database.prisma.webhookEvent.findMany({ where: { resourceId: id }, orderBy: { createdAt: 'asc' } });
+    expect(events.map((e) => (e.data as { status: string }).status)).toEqual(['Suspended', 'Active', 'Suspended', 'Active', 'Cancelled']);
+  });
+
+  it('a suspended subscription takes no payments and resumes at the next due date, without catching up', async () => {
+    const { id, body } = await api.subscribe({ interval: 'Month' });
+    await runDue();
+    expect((await api.setStatus(id, 'Suspended')).body.status).toBe('Suspended');
+    const schedule = scheduleOf(body);
     for (let n = 1; n <= 3; n += 1) await advanceTo(dueDate(schedule, n));
     await advanceTo(hours(1));
-    expect(await chargesOf(id)).toHaveLength(1);
+    expect(await api.chargesOf(id)).toHaveLength(1);
 
-    const resumed = await a.api.put(`/subscription/${id}/status`, { status: 'active' });
-    expect(resumed.body.status).toBe('Active');
+    expect((await api.setStatus(id, 'active')).body.status).toBe('Active');
     await runDue();
-    expect(await chargesOf(id)).toHaveLength(1);
+    expect(await api.chargesOf(id)).toHaveLength(1);
     await advanceTo(dueDate(schedule, 4));
-    const charges = await chargesOf(id);
+    const charges = await api.chargesOf(id);
     expect(charges).toHaveLength(2);
     expect(charges[1]?.successDate).toBe(dueDate(schedule, 4).toISOString());
-    expect((await a.api.put(`/subscription/${id}/status`, { status: 1 })).body.status).toBe('Active');
+    await cancel(id);
+  });
+
+  it('a subscription suspended after failed payments can be resumed', async () => {
+    const declined = await api.savedCard(DECLINED);
+    const { id, body } = await api.subscribe({ paymentMethodId: declined.paymentMethodId, interval: 'Week' });
+    await runDue();
+    expect(await api.statusOf(id)).toBe('Suspended');
+    expect((await a.api.put(`/subscription/${id}`, { paymentMethodId: (await api.savedCard()).paymentMethodId })).body.status).toBe(
+      'Suspended',
+    );
+    expect((await api.setStatus(id, 'Active')).body.status).toBe('Active');
+    await advanceTo(dueDate(scheduleOf(body), 1));
+    expect((await api.chargesOf(id)).map((c) => c.status)).toEqual(['FAILED', 'SUCCESS']);
+    await cancel(id);
   });
 });
 
 describe('PUT /subscription/{id}', () => {
-  it('replaces endAfter, retry and webhook, defaults interval to Day, keeps amount and frequency sent as 0', async () => {
-    const { id } = await subscribe({
+  it('replaces endAfter, retry and webhook; keeps amount and frequency sent as 0 and what is absent', async () => {
+    const { id } = await api.subscribe({
       amount: 20,
       interval: 'Month',
       frequency: 2,
@@ -240,6 +353,7 @@ describe('PUT /subscription/{id}', () => {
       endAfter: { count: null, amount: '500', date: null },
       retry: { maximum: 1, interval: 'Hour', frequency: 2 },
       webhook: null,
+      metadata: { plan: 'gold' },
     });
     expect(java.body).toMatchObject({
       amount: 35.5,
@@ -249,54 +363,60 @@ describe('PUT /subscription/{id}', () => {
       retry: { maximum: 1, interval: 'Hour', frequency: 2 },
       webhook: null,
       status: 'Active',
+      metadata: { plan: 'gold' },
     });
     expect((await a.api.get(`/subscription/${id}`)).body).toEqual(java.body);
+
+    const php = await a.api.put(`/subscription/${id}`, { Amount: 12, Webhook: { Url: 'https://example.com/other', Authorization: 'k' } });
+    expect(php.body).toMatchObject({
+      amount: 12,
+      interval: 'Week',
+      frequency: 1,
+      endAfter: null,
+      retry: null,
+      webhook: { url: 'https://example.com/other', authorization: '********' },
+    });
+    expect(await api.setStatus(id, 'Suspended')).toMatchObject({ status: 200 });
+    expect((await a.api.put(`/subscription/${id}`, { amount: 13 })).body).toMatchObject({ amount: 13, status: 'Suspended' });
+    await cancel(id);
+  });
+
+  it('keeps the payment already due, and bills on the new schedule after it, counted from the start date', async () => {
+    const { id, body } = await api.subscribe({ interval: 'Month' });
+    await runDue();
+    const monthly = scheduleOf(body);
+    await a.api.put(`/subscription/${id}`, { frequency: 2, amount: 15 });
+    for (let n = 1; n <= 5; n += 1) await advanceTo(dueDate(monthly, n));
+    const charges = await api.chargesOf(id);
+    expect(charges.map((c) => [c.successDate, c.amount])).toEqual([
+      [dueDate(monthly, 0).toISOString(), 10],
+      [dueDate(monthly, 1).toISOString(), 15],
+      [dueDate(monthly, 2).toISOString(), 15],
+      [dueDate(monthly, 4).toISOString(), 15],
+    ]);
+    await cancel(id);
   });
 
   it('completes a subscription whose new endAfter is already reached; a finished one cannot change', async () => {
-    const { id } = await subscribe({ interval: 'Month' });
+    const { id } = await api.subscribe({ interval: 'Month' });
     await runDue();
-    const ended = await a.api.put(`/subscription/${id}`, { interval: 'Month', endAfter: { count: 1 } });
-    expect(ended.body.status).toBe('Complete');
+    const ended = await a.api.put(`/subscription/${id}`, { endAfter: { count: 1 } });
+    expect(ended.body).toMatchObject({ status: 'Complete', interval: 'Month' });
     expect(await a.api.put(`/subscription/${id}`, { amount: 5 })).toMatchObject({ status: 400, body: { code: 90 } });
     expect(await a.api.delete(`/subscription/${id}`)).toMatchObject({ status: 400, body: { code: 90 } });
-  });
-});
-
-describe('a billing job that dies after charging', () => {
-  it('finds the charge when it runs again and never charges the payment twice', async () => {
-    const { id } = await subscribe({ startDate: hours(2).toISOString() });
-    const db = t.gateway.database.prisma;
-    now = hours(2);
-    const [job] = await db.job.findMany({
-      where: { queue: 'subscription.bill', status: 'PENDING', dedupeKey: { startsWith: `subscription:${id}:` } },
-    });
-    const bill = t.gateway.services.jobHandlers['subscription.bill'];
-    const lost = {
-      jobId: job!.id,
-      attempt: 1,
-      signal: new AbortController().signal,
-      complete: () => Promise.reject(new Error('lease lost')),
-    };
-    await expect(bill?.(job!.payload, lost)).rejects.toThrow('lease lost');
-    expect(await chargesOf(id)).toMatchObject([{ status: 'SUCCESS' }]);
-    expect((await db.subscription.findUniqueOrThrow({ where: { id } })).paymentCount).toBe(0);
-
-    await advanceTo(new Date(now.getTime() + 1000));
-    expect(await chargesOf(id)).toHaveLength(1);
-    expect((await db.subscription.findUniqueOrThrow({ where: { id } })).paymentCount).toBe(1);
+    expect(await api.setStatus(id, 'Active')).toMatchObject({ status: 400, body: { code: 90 } });
   });
 });
 
 describe('GET /subscription', () => {
   it('filters by amount, currency, status and dates (any key casing), newest first, paged', async () => {
-    const b = await createAccount(t, [CHEAP_DOMESTIC, { ...CHEAP_DOMESTIC, name: 'US dollars', currency: 'USD' }]);
+    const b = await createAccount(t, [STEADY, { ...STEADY, name: 'US dollars', currency: 'USD' }]);
     const usd = await b.api.post('/payment_method/card', { providerId: b.providerIds[1], paymentInformation: card() });
     const later = days(365).toISOString();
     const created: string[] = [];
     for (const fields of [{ amount: 100 }, { amount: 200 }, { amount: 50, currency: 'USD', paymentMethodId: usd.body.paymentMethodId }]) {
       now = new Date(now.getTime() + 1000);
-      created.push((await subscribe({ ...fields, startDate: later }, b)).id);
+      created.push((await subscriptionsOf(b).subscribe({ ...fields, startDate: later })).id);
     }
     const [first, second, third] = created;
     await b.api.put(`/subscription/${first}/status`, { status: 'Suspended' });
@@ -308,21 +428,26 @@ describe('GET /subscription', () => {
     expect(await ids('')).toEqual([third, second, first]);
     expect(await ids('?amountGreaterThan=150')).toEqual([second]);
     expect(await ids('?AmountLessThan=100&AmountGreaterThan=49.99')).toEqual([third]);
+    expect(await ids('?amountGreaterThan=200')).toEqual([]);
     expect(await ids('?currency=aud')).toEqual([second, first]);
     expect(await ids('?Status=Suspended')).toEqual([first]);
     expect(await ids('?sortBy=Currency')).toEqual([second, first, third]);
+    expect(await ids('?SortBy=Status')).toEqual([third, second, first]);
+    expect(await ids('?sortBy=Date')).toEqual([third, second, first]);
     const secondCreated = String((await b.api.get(`/subscription/${second}`)).body.createdDate);
     const dotNetDate = secondCreated.replace('T', ' ').slice(0, 19);
     expect(await ids(`?addedAfter=${encodeURIComponent(dotNetDate)}`)).toEqual([third]);
     expect(await ids(`?AddedBefore=${encodeURIComponent(secondCreated)}`)).toEqual([first]);
     const page = await b.api.get('/subscription?limit=1&skip=1');
     expect(page.body).toMatchObject({ limit: 1, skip: 1, count: 3, subscriptions: [{ subscriptionId: second }] });
+    expect((await b.api.get('/subscription')).body).toMatchObject({ limit: 20, skip: 0, count: 3 });
+    for (const id of created) await b.api.delete(`/subscription/${id}`);
   });
 });
 
 describe('other accounts and bad input', () => {
   it('answers another account’s subscription as unknown (404, 104)', async () => {
-    const { id, method } = await subscribe({ startDate: days(400).toISOString() });
+    const { id, method } = await api.subscribe({ startDate: days(400).toISOString() });
     const other = await createAccount(t);
     for (const answer of [
       await other.api.get(`/subscription/${id}`),
@@ -335,28 +460,54 @@ describe('other accounts and bad input', () => {
     expect((await other.api.get('/subscription')).body.count).toBe(0);
     const foreign = await other.api.post('/subscription/payment_method', { paymentMethodId: method?.paymentMethodId, amount: 10 });
     expect(foreign).toMatchObject({ status: 404, body: { code: 56 } });
-    expect(await statusOf(id)).toBe('Active');
+    expect(await api.statusOf(id)).toBe('Active');
+    await cancel(id);
   });
 
-  it('refuses bad input with the error body', async () => {
-    const { paymentMethodId } = await savedCard();
-    const { id } = await subscribe({ paymentMethodId, startDate: days(400).toISOString() });
+  it('refuses bad input with the error body, never a 5xx', async () => {
+    const { paymentMethodId } = await api.savedCard();
+    const { id } = await api.subscribe({ paymentMethodId, startDate: days(400).toISOString() });
+    const create = (fields: Record<string, unknown>) =>
+      a.api.post('/subscription/payment_method', { paymentMethodId, amount: 10, ...fields });
     const cases: Array<[Promise<{ status: number; body: Record<string, unknown> }>, number]> = [
-      [a.api.post('/subscription/payment_method', { paymentMethodId, amount: 10, interval: 'Fortnight' }), 90],
-      [a.api.post('/subscription/payment_method', { paymentMethodId, amount: -5 }), 74],
-      [a.api.post('/subscription/payment_method', { paymentMethodId, amount: 10.001 }), 2],
-      [a.api.post('/subscription/payment_method', { paymentMethodId, amount: 10, currency: 'USD' }), 29],
-      [a.api.post('/subscription/payment_method', { paymentMethodId, amount: 10, retry: { maximum: 2, interval: 'Minute' } }), 90],
-      [a.api.post('/subscription/payment_method', { paymentMethodId, amount: 10, frequency: 1.5 }), 90],
-      [a.api.put(`/subscription/${id}/status`, { status: 'Complete' }), 90],
-      [a.api.put(`/subscription/${id}/status`, { status: 7 }), 90],
+      [create({ interval: 'Fortnight' }), 90],
+      [create({ amount: -5 }), 74],
+      [create({ amount: 0 }), 74],
+      [create({ amount: 10.001 }), 2],
+      [create({ amount: '99999999999999999999' }), 25],
+      [create({ currency: 'USD' }), 29],
+      [create({ currency: 'XXX' }), 29],
+      [create({ retry: { maximum: 2, interval: 'Minute' } }), 90],
+      [create({ retry: { interval: 'Hour' } }), 90],
+      [create({ frequency: 1.5 }), 90],
+      [create({ frequency: 1001 }), 90],
+      [create({ endAfter: { count: -1 } }), 90],
+      [create({ endAfter: { amount: -1 } }), 74],
+      [create({ startDate: 8.64e15 }), 90],
+      [create({ startDate: 'soon' }), 90],
+      [create({ endAfter: { date: -8.64e15 } }), 90],
+      [create({ webhook: { url: 'ftp://example.com' } }), 90],
+      [create({ metadata: { plan: 1 } }), 90],
+      [a.api.post('/subscription/payment_method', { amount: 10 }), 90],
+      [a.api.post('/subscription/payment_method', [paymentMethodId]), 90],
+      [a.api.put(`/subscription/${id}`, { currency: 'USD' }), 29],
+      [a.api.put(`/subscription/${id}`, { amount: -1 }), 74],
+      [a.api.put(`/subscription/${id}`, { interval: 'Hour' }), 90],
+      [api.setStatus(id, 7), 90],
+      [api.setStatus(id, 'Paused'), 90],
+      [a.api.put(`/subscription/${id}/status`, {}), 90],
       [a.api.get('/subscription?status=Paused'), 90],
+      [a.api.get('/subscription?limit=0'), 90],
+      [a.api.get('/subscription?addedAfter=8640000000000000'), 90],
+      [a.api.get('/subscription?amountGreaterThan=lots'), 2],
     ];
     for (const [request, code] of cases) {
       const { status, body } = await request;
-      expect(status, JSON.stringify(body)).toBe(400);
-      expect(body).toMatchObject({ code, message: expect.any(String), isRetryable: false, type: expect.stringContaining(`#${code}`) });
+      expect([status, body.code], JSON.stringify(body)).toEqual([400, code]);
+      expect(body).toMatchObject({ message: expect.any(String), isRetryable: false, type: expect.stringContaining(`#${code}`) });
     }
     expect(await a.api.get('/subscription/nope')).toMatchObject({ status: 404, body: { code: 104, resource: '/subscription/nope' } });
+    expect(await api.statusOf(id)).toBe('Active');
+    await cancel(id);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billingEnded, canChangeStatus, dueDate, nextDueDate, nextPaymentAmount, type BillingSchedule } from './schedule';
+import { billingEnded, canChangeStatus, dueDate, nextDueDate, nextPaymentAmount, paymentChargeId, type BillingSchedule } from './schedule';
 
 const monthly: BillingSchedule = { startDate: new Date('2027-01-31T09:00:30Z'), interval: 'Month', frequency: 1 };
 const iso = (d: Date) => d.toISOString().slice(0, 10);
@@ -74,5 +74,20 @@ describe('status changes a merchant may ask for', () => {
     expect(canChangeStatus('Active', 'Complete')).toBe(false);
     expect(canChangeStatus('Cancelled', 'Active')).toBe(false);
     expect(canChangeStatus('Complete', 'Cancelled')).toBe(false);
+  });
+});
+
+describe('paymentChargeId', () => {
+  it('is the same for a try every time, and differs between tries and payments', () => {
+    const first = { subscriptionId: 'a'.repeat(32), dueAt: new Date('2027-01-31T09:00:30Z'), tries: 0 };
+    const id = paymentChargeId(first);
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect(paymentChargeId({ ...first, dueAt: new Date('2027-01-31T09:00:30.000Z') })).toBe(id);
+    const others = [
+      paymentChargeId({ ...first, tries: 1 }),
+      paymentChargeId({ ...first, dueAt: new Date('2027-02-28T09:00:30Z') }),
+      paymentChargeId({ ...first, subscriptionId: 'b'.repeat(32) }),
+    ];
+    expect(new Set([id, ...others]).size).toBe(4);
   });
 });

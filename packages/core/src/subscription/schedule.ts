@@ -1,6 +1,9 @@
+import { createHash } from 'node:crypto';
+
 /**
- * Subscription rules (docs/subscriptions.md): statuses, the billing schedule and when billing ends.
- * Pure: the API's services and the scheduler job apply them.
+ * Subscription rules (docs/decisions.md#subscriptions): statuses, the billing schedule, when
+ * billing ends, and the id of each payment's charge. Pure: the API's services and the scheduler
+ * job apply them.
  */
 
 /** In the .NET client's order: it sends the status of a status update as 0–3. */
@@ -109,4 +112,20 @@ export function nextPaymentAmount(amount: bigint, end: EndAfter, progress: Billi
   if (end.amount === null) return amount;
   const remaining = end.amount - progress.paidAmount;
   return remaining < amount ? remaining : amount;
+}
+
+/** One try at one payment: the payment due at `dueAt`, after `tries` failed tries of it. */
+export interface PaymentTry {
+  subscriptionId: string;
+  dueAt: Date;
+  tries: number;
+}
+
+/**
+ * The id of the charge of a try, the same every time it is computed: a second run of the try (a
+ * crashed or duplicated job, another gateway) finds that charge instead of making one, so a
+ * payment is never charged twice. 32 hex characters, like every charge id.
+ */
+export function paymentChargeId({ subscriptionId, dueAt, tries }: PaymentTry): string {
+  return createHash('sha256').update(`subscription:${subscriptionId}:${dueAt.toISOString()}:${tries}`).digest('hex').slice(0, 32);
 }

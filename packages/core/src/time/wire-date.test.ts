@@ -23,4 +23,10 @@ describe('parseWireDate', () => {
       expect(parseWireDate(input)).toBeUndefined();
     },
   );
+
+  it('takes the years 1 to 9999 only, which the database can store', () => {
+    expect(parseWireDate('9999-12-31T23:59:59.999Z')?.toISOString()).toBe('9999-12-31T23:59:59.999Z');
+    expect(parseWireDate('0001-01-01')?.toISOString()).toBe('0001-01-01T00:00:00.000Z');
+    for (const input of [8.64e15, -8.64e15, 253402300800000, '-62135596800001']) expect(parseWireDate(input)).toBeUndefined();
+  });
 });

@@ -44,8 +44,19 @@ const ZONES: Readonly<Record<string, number>> = {
 const JAVA_DATE = /^[A-Za-z]{3} ([A-Za-z]{3}) (\d{1,2}) (\d{2}):(\d{2}):(\d{2}) ([A-Za-z]+) (\d{4})$/;
 const LOCAL_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):\s*(\d{2})(?::\s*(\d{2})(?:\.(\d{1,9}))?)?)?$/;
 
+/** 0001-01-01 to 9999-12-31 (UTC): the years ISO 8601 writes in four digits, and the database takes. */
+const EARLIEST_MS = -62_135_596_800_000;
+const LATEST_MS = 253_402_300_799_999;
+
 function valid(ms: number): Date | undefined {
-  return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15 ? new Date(ms) : undefined;
+  return Number.isFinite(ms) && ms >= EARLIEST_MS && ms <= LATEST_MS ? new Date(ms) : undefined;
+}
+
+/** Date.UTC, but years 0–99 are those years, not 1900–1999. */
+function utc(year: number, monthIndex: number, day: number, hours = 0, minutes = 0, seconds = 0, ms = 0): number {
+  const date = new Date(Date.UTC(2000, monthIndex, day, hours, minutes, seconds, ms));
+  date.setUTCFullYear(year + date.getUTCFullYear() - 2000);
+  return date.getTime();
 }
 
 export function parseWireDate(value: string | number): Date | undefined {
@@ -57,7 +68,7 @@ export function parseWireDate(value: string | number): Date | undefined {
   if (local) {
     const [, y, mo, d, h = '0', mi = '0', s = '0', fraction = '0'] = local;
     const ms = Number(fraction.padEnd(3, '0').slice(0, 3));
-    const date = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
+    const date = utc(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s), ms);
     const check = new Date(date);
     return check.getUTCDate() === Number(d) && check.getUTCMonth() === Number(mo) - 1 ? valid(date) : undefined;
   }
@@ -68,7 +79,7 @@ export function parseWireDate(value: string | number): Date | undefined {
     const month = MONTHS.indexOf(mon.toLowerCase());
     const offset = ZONES[zone.toUpperCase()];
     if (month < 0 || offset === undefined) return undefined;
-    return valid(Date.UTC(Number(y), month, Number(d), Number(h), Number(mi), Number(s)) - offset * 60_000);
+    return valid(utc(Number(y), month, Number(d), Number(h), Number(mi), Number(s)) - offset * 60_000);
   }
 
   // ISO 8601 with an offset or Z.

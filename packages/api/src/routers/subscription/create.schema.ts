@@ -7,7 +7,7 @@ export const meta: Meta = {
     path: '/subscription/payment_method',
     tags: ['Subscription'],
     summary: 'Bill a saved payment method on a schedule',
-    description: 'Answers the subscription, Active; the payments are made in the background (docs/subscriptions.md).',
+    description: 'Answers the subscription, Active; the payments are made in the background (docs/api.md#subscriptions).',
     protect: true,
   },
   idempotent: true,

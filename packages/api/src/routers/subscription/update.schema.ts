@@ -8,7 +8,7 @@ export const meta: Meta = {
     tags: ['Subscription'],
     summary: 'Change a subscription',
     description:
-      'endAfter, retry and webhook are replaced (absent: none); interval absent is Day; amount, frequency and metadata absent (or 0) stay as they are.',
+      'endAfter, retry and webhook are replaced (absent: none); amount, interval, frequency and metadata absent (amount and frequency also 0) stay as they are.',
     protect: true,
   },
 };

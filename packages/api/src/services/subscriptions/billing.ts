@@ -1,17 +1,17 @@
-import { createHash } from 'node:crypto';
 import {
   ApiError,
   billingEnded,
   formatAmount,
   nextDueDate,
   nextPaymentAmount,
+  paymentChargeId,
   retryDelayMs,
   type BillingInterval,
   type BillingSchedule,
   type EndAfter,
   type SubscriptionStatus,
 } from '@gateway/core';
-import type { Prisma, Subscription } from '@gateway/db';
+import type { Charge, Prisma, Subscription } from '@gateway/db';
 import type { JobHandler } from '@gateway/jobs';
 import type { ChargeService } from '../charges';
 import type { Dependencies } from '../deps';
@@ -23,7 +23,7 @@ export const BILLING_QUEUE = 'subscription.bill';
 /** A job throws only while its charge is in flight or the database fails: keep trying for days (backoff capped at 6 h). */
 const BILLING_ATTEMPTS = 25;
 
-/** One try at the payment due at `dueAt`: `tries` earlier tries of it failed. */
+/** A billing job's payload: one try at the payment due at `dueAt`, after `tries` failed tries of it. */
 interface BillingJob {
   subscriptionId: string;
   dueAt: string;
@@ -48,22 +48,22 @@ export async function lockSubscription(tx: Prisma.TransactionClient, accountId: 
   return locked.length === 0 ? null : tx.subscription.findUnique({ where: { id } });
 }
 
-/** The id of the charge of one try: a repeated run of the job finds it instead of charging again. */
-const chargeIdOf = (job: BillingJob) =>
-  createHash('sha256').update(`subscription:${job.subscriptionId}:${job.dueAt}:${job.tries}`).digest('hex').slice(0, 32);
+const chargeIdOf = (job: BillingJob) => paymentChargeId({ ...job, dueAt: new Date(job.dueAt) });
 
 /** Whether the subscription still waits for this try (a change of status or a resumption makes older jobs void). */
 const awaits = (s: Subscription, job: BillingJob) =>
   s.status === 'Active' && s.nextBillingAt?.toISOString() === job.dueAt && s.failedTries === job.tries;
 
 export interface BillingDeps {
-  charges: Pick<ChargeService, 'createPaymentMethodCharge'>;
+  charges: Pick<ChargeService, 'createPaymentMethodCharge' | 'resumePaymentMethodCharge'>;
   webhooks: Pick<WebhookService, 'record'>;
 }
 
 /**
  * The scheduler: one job per try of each due payment, keyed by subscription, due date and try, so
- * that any gateway process may run it, a restart loses nothing, and nothing is charged twice.
+ * that any gateway process may run it, a restart loses nothing, and nothing is charged twice: the
+ * try's charge has an id computed from the same three (paymentChargeId), the database refuses a
+ * second charge with it, and the job's completion commits with what the try changed.
  */
 export function createBilling({ db, clock, logger, jobs, config }: Dependencies, { charges, webhooks }: BillingDeps) {
   /** Enqueues the next try of an Active subscription, in the transaction that set its nextBillingAt. */
@@ -89,13 +89,13 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
 
   /** The new state after a try: paid (the amount) or failed (undefined). */
   function settle(s: Subscription, job: BillingJob, paid: bigint | undefined): { data: Prisma.SubscriptionUpdateInput; runAt?: Date } {
-    const now = clock.now();
     if (paid !== undefined) {
       const progress = { paymentCount: s.paymentCount + 1, paidAmount: s.paidAmount + paid };
       // Changed while the payment was made (suspended, cancelled…): it counts; the schedule is the change's.
       if (!awaits(s, job)) return { data: progress };
-      const dueAt = new Date(job.dueAt);
-      const next = nextDueDate(scheduleOf(s), dueAt > now ? dueAt : now);
+      // Every due date is billed once: after a late payment (the gateway was down, or retries took
+      // time) the payments that fell due meanwhile follow at once.
+      const next = nextDueDate(scheduleOf(s), new Date(job.dueAt));
       return billingEnded(endAfterOf(s), progress, next)
         ? { data: { ...progress, ...stopped('Complete') } }
         : { data: { ...progress, nextBillingAt: next, failedTries: 0 }, runAt: next };
@@ -103,9 +103,34 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
     if (!awaits(s, job)) return { data: {} };
     const retry = retryOf(s);
     if (retry && job.tries < retry.maximum) {
-      return { data: { failedTries: job.tries + 1 }, runAt: new Date(now.getTime() + retryDelayMs(retry)) };
+      return { data: { failedTries: job.tries + 1 }, runAt: new Date(clock.now().getTime() + retryDelayMs(retry)) };
     }
     return { data: stopped('Suspended') };
+  }
+
+  /** A payment of the subscription; its transaction events also go to the subscription's webhook. */
+  const paymentOf = (s: Subscription, amount: bigint) => ({
+    paymentMethodId: s.paymentMethodId,
+    amount: formatAmount(amount, requireCurrency(s.currency)),
+    currency: s.currency,
+    recurring: true,
+    webhook: openWebhook(config.keyring, 'Subscription', s.id, s.webhook) ?? undefined,
+  });
+
+  /**
+   * Runs `call`, which makes (or finishes) the charge `chargeId`, and reads the charge it left;
+   * null when the payment was refused before a charge was stored (a removed payment method…). An
+   * error that is no refusal, with no charge stored, is the database failing: the job runs again.
+   */
+  async function charging(chargeId: string, call: () => Promise<unknown>): Promise<Charge | null> {
+    const error = await call().then(
+      () => undefined,
+      (failure: unknown) => failure,
+    );
+    const charge = await db.charge.findUnique({ where: { id: chargeId } });
+    if (error instanceof ApiError) logger.info({ chargeId, code: error.code }, 'subscription payment refused');
+    else if (error !== undefined && !charge) throw error;
+    return charge;
   }
 
   const bill: JobHandler = async (payload, ctx) => {
@@ -113,27 +138,19 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
     const s = await db.subscription.findUnique({ where: { id: job.subscriptionId }, include: { account: true } });
     if (!s) return;
     const chargeId = chargeIdOf(job);
-    // A charge made by an earlier run of this job that stopped before recording it is settled now.
+    // A charge made by an earlier run of this try that stopped before recording it is settled now.
     let charge = await db.charge.findUnique({ where: { id: chargeId } });
     if (!charge) {
       if (!awaits(s, job)) return;
-      const amount = formatAmount(nextPaymentAmount(s.amount, endAfterOf(s), s), requireCurrency(s.currency));
-      const refusal = await charges
-        .createPaymentMethodCharge(
-          s.account,
-          { paymentMethodId: s.paymentMethodId, amount, currency: s.currency, recurring: true },
-          { chargeId, subscriptionId: s.id },
-        )
-        .then(
-          () => undefined,
-          (error: unknown) => error,
-        );
-      charge = await db.charge.findUnique({ where: { id: chargeId } });
-      // No charge and no refusal of ours: the database failed; the job tries again.
-      if (!charge && !(refusal instanceof ApiError)) throw refusal;
-      if (refusal instanceof ApiError) logger.info({ subscriptionId: s.id, chargeId, code: refusal.code }, 'subscription payment failed');
+      const payment = paymentOf(s, nextPaymentAmount(s.amount, endAfterOf(s), s));
+      charge = await charging(chargeId, () => charges.createPaymentMethodCharge(s.account, payment, { chargeId, subscriptionId: s.id }));
+    } else if (charge.status === 'PROCESSING' && charge.paymentType === 'CARD') {
+      // That run died during the provider call: the same keys again, so the payer pays at most once.
+      const payment = paymentOf(s, charge.amount);
+      charge = await charging(chargeId, () => charges.resumePaymentMethodCharge(s.account, payment, chargeId));
     }
-    if (charge?.status === 'PROCESSING') throw new Error(`charge ${chargeId} is still in flight`);
+    // Still PROCESSING: a debit waiting for its settling job, or a resumption the provider did not answer.
+    if (charge?.status === 'PROCESSING') throw new Error(`charge ${chargeId} is still being made`);
     const paid = charge && charge.status !== 'FAILED' ? charge.amount : undefined;
 
     await db.$transaction(async (tx) => {

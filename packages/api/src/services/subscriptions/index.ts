@@ -54,8 +54,9 @@ function terms(input: Pick<NewSubscription, 'endAfter' | 'retry'>, currency: Cur
 }
 
 /**
- * Subscriptions: recurring payments of a saved payment method (docs/subscriptions.md). Every change
- * locks the row, so the scheduler (billing.ts) and merchants' requests apply one after another.
+ * Subscriptions: recurring payments of a saved payment method (docs/api.md#subscriptions, the
+ * rules in docs/decisions.md#subscriptions). Every change locks the row, so the scheduler
+ * (billing.ts) and merchants' requests apply one after another.
  */
 export function createSubscriptionService(
   deps: Dependencies,
@@ -63,6 +64,17 @@ export function createSubscriptionService(
 ) {
   const { db, clock, config } = deps;
   const billing = createBilling(deps, billingDeps);
+
+  /** An active payment method of the account that can be charged in `currency` (its provider's, when absent). */
+  async function chargeableMethod(account: Account, paymentMethodId: string, currency: string | undefined) {
+    const method = await paymentMethods.activeMethod(account, paymentMethodId);
+    if (!method.providerId) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method cannot be charged' });
+    const provider = await requireProvider(db, account.id, method.providerId);
+    if (currency !== undefined && currency !== provider.currency) {
+      throw new ApiError('CurrencyNotSupported', { message: `The payment method's provider takes ${provider.currency} only` });
+    }
+    return { method, currency: requireCurrency(provider.currency) };
+  }
 
   async function change(account: Account, id: string, decide: (s: Subscription) => Prisma.SubscriptionUpdateInput) {
     const updated = await db.$transaction(async (tx) => {
@@ -79,13 +91,7 @@ export function createSubscriptionService(
     jobHandlers: billing.jobHandlers,
 
     async create(account: Account, input: NewSubscription): Promise<SubscriptionView> {
-      const method = await paymentMethods.activeMethod(account, input.paymentMethodId);
-      if (!method.providerId) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method cannot be charged' });
-      const provider = await requireProvider(db, account.id, method.providerId);
-      const currency = requireCurrency(input.currency ?? provider.currency);
-      if (currency.code !== provider.currency) {
-        throw new ApiError('CurrencyNotSupported', { message: `The payment method's provider takes ${provider.currency} only` });
-      }
+      const { method, currency } = await chargeableMethod(account, input.paymentMethodId, input.currency);
       const now = clock.now();
       const startDate = input.startDate ?? now;
       // A start in the past is billed once now; the schedule then goes on from startDate.
@@ -129,22 +135,27 @@ export function createSubscriptionService(
     },
 
     /**
-     * Replaces the terms (endAfter, retry, webhook: absent = none; interval: absent = Day); amount,
-     * frequency and metadata stay when absent (or 0). The payment already scheduled keeps its date.
+     * Replaces the terms (endAfter, retry, webhook: absent = none); amount, interval, frequency,
+     * metadata and the payment method (our extension) stay when absent (amount and frequency also
+     * when 0). The payment already scheduled keeps its date; the ones after it follow the new
+     * schedule, still counted from startDate.
      */
-    update(account: Account, id: string, changes: SubscriptionChanges): Promise<SubscriptionView> {
+    async update(account: Account, id: string, changes: SubscriptionChanges): Promise<SubscriptionView> {
+      const replacement =
+        changes.paymentMethodId === undefined ? undefined : await chargeableMethod(account, changes.paymentMethodId, undefined);
       return change(account, id, (s) => {
         if (s.status === 'Cancelled' || s.status === 'Complete') {
           throw new ApiError('ValidationError', { message: `A ${s.status} subscription cannot be changed` });
         }
         const currency = requireCurrency(s.currency);
-        if (changes.currency && changes.currency !== s.currency) {
+        if ((changes.currency && changes.currency !== s.currency) || (replacement && replacement.currency.code !== s.currency)) {
           throw new ApiError('CurrencyNotSupported', { message: `The subscription is in ${s.currency}; its currency cannot change` });
         }
         const fields = terms(changes, currency);
         const data = {
           amount: optionalAmount(changes.amount, currency, 'amount') ?? s.amount,
-          interval: changes.interval ?? 'Day',
+          ...(replacement && { paymentMethodId: replacement.method.id }),
+          interval: changes.interval ?? s.interval,
           frequency: changes.frequency || s.frequency,
           ...fields,
           webhook: sealWebhook(config.keyring, 'Subscription', id, changes.webhook) ?? Prisma.DbNull,
