@@ -1,29 +1,31 @@
 // Benchmarks the built gateway (apps/gateway/dist/main.js) as it is deployed: a child process of
 // its own on a fresh PostgreSQL database, with one account and one zero-latency simulated provider,
-// loaded by autocannon from this process. See docs/benchmarks.md.
+// loaded by autocannon from this process, then one batch charged by its worker. See docs/benchmarks.md.
 //
 //   npm run bench                                   build, then run every scenario
-//   BENCH_DURATION=30 BENCH_CONNECTIONS=50 npm run bench
+//   BENCH_DURATION=30 BENCH_CONNECTIONS=50 BENCH_BATCH_ROWS=20000 npm run bench
+//   BENCH_ONLY=batch npm run bench                  the batch figure alone (or =charge)
 //   DATABASE_URL=postgresql://…/postgres npm run bench   PostgreSQL server to create the database on
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { createServices, systemClock, type NewProvider } from '@gateway/api';
-import { newMasterKey, parseKeyring } from '@gateway/core';
-import { openDatabase } from '@gateway/db';
-import { createJobQueue } from '@gateway/jobs';
+import type { NewProvider } from '@gateway/api';
+import { newMasterKey } from '@gateway/core';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { measureBatch } from './batch';
 import { chargeCard } from './charge-card';
+import { coresOver, cpuSeconds } from './cpu';
+import { seedAccount, startChildGateway, type ChildGateway } from './child-gateway';
 
 /** What a scenario needs to build its requests. */
 export interface Target {
   secretKey: string;
   providerId: string;
 }
+
+/** The gateway under test: its URL and process. */
+export type Gateway = Pick<ChildGateway, 'url' | 'child'>;
 
 /** One request that autocannon repeats for the whole run. */
 export interface Scenario {
@@ -39,6 +41,9 @@ const SERVER_URL = process.env.DATABASE_URL || 'postgresql://root@127.0.0.1:5432
 const WARMUP_S = 2;
 const DURATION_S = positiveInteger('BENCH_DURATION', 15);
 const CONNECTIONS = positiveInteger('BENCH_CONNECTIONS', 20);
+const BATCH_ROWS = positiveInteger('BENCH_BATCH_ROWS', 10_000);
+/** `charge` or `batch`: that part alone. */
+const ONLY = process.env.BENCH_ONLY || undefined;
 
 /** The provider every scenario charges: the simulator answers at once, so the gateway is what is measured. */
 const PROVIDER: NewProvider = {
@@ -116,98 +121,6 @@ async function createDatabase(): Promise<string> {
   return url.toString();
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function hasExited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (hasExited(child)) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const kill = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(kill);
-}
-
-interface Gateway {
-  url: string;
-  child: ChildProcess;
-}
-
-/** Starts dist/main.js on the database and waits until /health answers 200 (migrations applied). */
-async function startGateway(databaseUrl: string): Promise<Gateway> {
-  const port = await freePort();
-  // GATEWAY_* settings of the caller's shell are left out: the run must not depend on them.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GATEWAY_')));
-  const child = spawn(process.execPath, [MAIN_JS], {
-    cwd: ROOT,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, GATEWAY_SEED_DEMO: 'false', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  cleanups.push(() => stop(child));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (hasExited(child)) throw new Error(`the gateway exited during start-up (${child.signalCode ?? `exit code ${child.exitCode}`})`);
-    const status = await fetch(`${url}/health`).then(
-      async (response) => (await response.arrayBuffer(), response.status),
-      () => 0,
-    );
-    if (status === 200) return { url, child };
-    if (Date.now() > deadline) throw new Error(`the gateway did not become healthy within 60 s (last /health status: ${status})`);
-    await sleep(100);
-  }
-}
-
-/** The account and provider, made through the services: the API cannot create providers yet. */
-async function seed(databaseUrl: string): Promise<Target> {
-  const database = await openDatabase({ url: databaseUrl, poolSize: 1 });
-  try {
-    // Only the account and provider services are used: they read neither config nor jobs.
-    const services = createServices({
-      db: database.prisma,
-      clock: systemClock,
-      logger: console,
-      config: {
-        errorDocsUrl: '',
-        simulatorUrl: '',
-        keyring: parseKeyring(`bench:${newMasterKey()}`),
-        ccvRetentionSeconds: 300,
-        dashboardUrl: '',
-      },
-      jobs: createJobQueue({ db: database.prisma, clock: systemClock }),
-    });
-    const { account, secretKey } = await services.accounts.create('Benchmark');
-    const provider = await services.providers.create(account, PROVIDER);
-    return { secretKey, providerId: provider.id };
-  } finally {
-    await database.close();
-  }
-}
-
-/** User + system CPU seconds a process has used (Linux /proc); undefined elsewhere. */
-function cpuSeconds(pid: number | undefined): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // After "pid (comm) " come the fields from 3 on; utime and stime are 14 and 15, in 1/100 s.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
-  }
-}
-
 async function measure(scenario: Scenario, gateway: Gateway, target: Target): Promise<void> {
   const { path, ...request } = scenario.request(target);
   const url = `${gateway.url}${path}`;
@@ -227,7 +140,7 @@ async function measure(scenario: Scenario, gateway: Gateway, target: Target): Pr
   check(scenario, 'run', result);
 
   const { requests, latency } = result;
-  const cores = (seconds: number | undefined) => (seconds === undefined ? 'n/a' : `${(seconds / result.duration).toFixed(2)} cores`);
+  const cores = (seconds: number | undefined) => coresOver(seconds, result.duration);
   const gatewayCpu = gatewayBefore === undefined || gatewayAfter === undefined ? undefined : gatewayAfter - gatewayBefore;
   console.log(`  requests/s     ${requests.average.toFixed(1)}  (${requests.total} requests in ${result.duration.toFixed(1)} s)`);
   console.log(
@@ -248,14 +161,19 @@ function check(scenario: Scenario, phase: string, result: autocannon.Result): vo
 }
 
 try {
+  if (ONLY !== undefined && ONLY !== 'charge' && ONLY !== 'batch') throw new Error(`BENCH_ONLY must be charge or batch, got "${ONLY}"`);
   if (!existsSync(MAIN_JS)) throw new Error(`${MAIN_JS} is missing: run \`npm run bench\` at the repository root, which builds it first`);
   const databaseUrl = await createDatabase();
-  const gateway = await startGateway(databaseUrl);
-  const target = await seed(databaseUrl);
+  // Given to the gateway, so that what the seed seals (provider credentials) opens there.
+  const masterKeys = `bench:${newMasterKey()}`;
+  const gateway = await startChildGateway({ args: [MAIN_JS], cwd: ROOT, databaseUrl, masterKeys });
+  cleanups.push(() => gateway.stop());
+  const target = await seedAccount(databaseUrl, masterKeys, PROVIDER);
   console.log(
     `gateway ${MAIN_JS} (pid ${gateway.child.pid}, Node ${process.version}) on database ${new URL(databaseUrl).pathname.slice(1)}`,
   );
-  for (const scenario of SCENARIOS) await measure(scenario, gateway, target);
+  if (ONLY !== 'batch') for (const scenario of SCENARIOS) await measure(scenario, gateway, target);
+  if (ONLY !== 'charge') await measureBatch(gateway, target, BATCH_ROWS);
 } catch (error) {
   console.error(`\n✗ benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

@@ -19,7 +19,7 @@ export interface TestGateway {
  * A new PostgreSQL database for one test gateway: gateways share nothing, not even background
  * jobs (a worker would run another test's jobs with its own simulator). Undefined = embedded.
  */
-async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> } | undefined> {
   const serverUrl = inject('databaseServerUrl');
   if (!serverUrl) return undefined;
   const name = `${inject('databasePrefix')}_${randomBytes(4).toString('hex')}`;

@@ -1,4 +1,5 @@
 import { accountRouter } from './routers/account/router';
+import { batchRouter } from './routers/batch/router';
 import { chargeRouter } from './routers/charge/router';
 import { customerRouter } from './routers/customer/router';
 import { dashboardRouter } from './routers/dashboard/router';
@@ -29,6 +30,7 @@ export const appRouter = router({
   dashboard: dashboardRouter,
   subscription: subscriptionRouter,
   webhook: webhookRouter,
+  batch: batchRouter,
 });
 
 export type AppRouter = typeof appRouter;

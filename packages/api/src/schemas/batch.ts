@@ -41,3 +41,11 @@ export const batchOutput = batchStatusOutput
   })
   .meta({ id: 'Batch' });
 export type BatchView = z.infer<typeof batchOutput>;
+
+export const batchListOutput = z.object({
+  limit: z.number().int(),
+  skip: z.number().int(),
+  count: z.number().int().meta({ description: 'Batches matching, in all pages' }),
+  batches: z.array(batchStatusOutput),
+});
+export type BatchListView = z.infer<typeof batchListOutput>;

@@ -1,4 +1,5 @@
 import { createAccountService } from './accounts';
+import { createBatchService } from './batches';
 import { createChargeService } from './charges';
 import { createCustomerService } from './customers';
 import { createDashboardService } from './dashboard';
@@ -24,9 +25,10 @@ export function createServices(deps: Dependencies) {
   const vault = createVaultService(deps);
   const tokens = createTokenService(deps, vault);
   const paymentMethods = createPaymentMethodService(deps, { vault, tokens, webhooks });
-  const charges = createChargeService(deps, { vault, tokens, paymentMethods });
+  const charges = createChargeService(deps, { vault, tokens, paymentMethods }, webhooks);
   const idempotency = createIdempotencyService(deps);
   const staff = createStaffService(deps);
+  const batches = createBatchService(deps, { charges, webhooks });
   const subscriptions = createSubscriptionService(deps, { charges, paymentMethods, webhooks });
   const maintenance = createMaintenance(deps, [
     { name: 'abandoned charges', run: charges.sweepAbandoned },
@@ -47,6 +49,7 @@ export function createServices(deps: Dependencies) {
     paymentLinks: createPaymentLinkService(deps, charges),
     staff,
     subscriptions,
+    batches,
     dashboard: createDashboardService(deps),
     webhooks,
     maintenance,
@@ -56,6 +59,7 @@ export function createServices(deps: Dependencies) {
       ...vault.jobHandlers,
       ...maintenance.jobHandlers,
       ...subscriptions.jobHandlers,
+      ...batches.jobHandlers,
       ...webhooks.jobHandlers,
     },
   };

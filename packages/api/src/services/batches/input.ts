@@ -1,6 +1,6 @@
 import { ApiError, findCurrency, parseAmount, type AmountProblem } from '@gateway/core';
 import type { NewBatch } from '../../schemas/batch';
-import { CsvSyntaxError, parseCsv } from './csv';
+import { CsvSyntaxError, parseCsv, type CsvRecord } from './csv';
 
 /** The columns of the CSV a batch is sent as, in order. */
 export const INPUT_COLUMNS = ['PaymentMethodId', 'Amount', 'Currency', 'Reference'] as const;
@@ -8,6 +8,8 @@ export const INPUT_COLUMNS = ['PaymentMethodId', 'Amount', 'Currency', 'Referenc
 const MAX_DESCRIPTION = 100;
 const MAX_PAYMENT_METHOD_ID = 64;
 const MAX_REFERENCE = 40;
+/** Problems a check lists at most: a file that is wrong throughout would otherwise list every line. */
+const MAX_PROBLEMS = 100;
 
 /** A transaction of a batch, as validated. */
 export interface BatchLine {
@@ -18,6 +20,32 @@ export interface BatchLine {
   reference: string | null;
 }
 
+/** What is wrong with a batch request; `code` is the error an API call answers for it. */
+export interface BatchProblem {
+  /** 101 (InvalidBatch): the request as a whole; 102 (InvalidBatchData): one line of the CSV. */
+  code: 101 | 102;
+  /** The line of the CSV text (the header is line 1); absent when no line is at fault. */
+  line?: number;
+  /** The request field (`description`, `count`, `batch`) or CSV column at fault. */
+  field?: string;
+  reason: string;
+}
+
+/** What a check of a batch request found: with no problems, `transactions` are what create would store. */
+export interface BatchCheck {
+  /** Transactions found in the CSV (its lines after the header, empty lines skipped). */
+  count: number;
+  /** The lines without problems. */
+  transactions: BatchLine[];
+  /** In the order an API call meets them (it answers the first); at most MAX_PROBLEMS. */
+  problems: BatchProblem[];
+  /** More problems were found than are listed. */
+  truncated: boolean;
+}
+
+/** The fields of a batch request a check reads; without `count`, the count is not checked. */
+export type BatchText = Pick<NewBatch, 'batch' | 'description'> & { count?: number };
+
 const AMOUNT_PROBLEMS: Record<AmountProblem, (currency: string, exponent: number) => string> = {
   not_a_number: () => 'Amount is not a number',
   not_positive: () => 'Amount must be greater than zero',
@@ -25,64 +53,95 @@ const AMOUNT_PROBLEMS: Record<AmountProblem, (currency: string, exponent: number
   too_large: () => 'Amount is too large',
 };
 
-/** 101: something about the request as a whole. */
-function invalidBatch(reason: string, details: Record<string, string>): ApiError {
-  return new ApiError('InvalidBatch', { message: reason, details: { ...details, reason } });
+const HEADER = INPUT_COLUMNS.join(',');
+
+/** The CSV's records, or the syntax problem that stops reading it. */
+function records(text: string): CsvRecord[] | BatchProblem {
+  try {
+    return parseCsv(text);
+  } catch (error) {
+    if (!(error instanceof CsvSyntaxError)) throw error;
+    return { code: error.line === 1 ? 101 : 102, line: error.line, field: 'batch', reason: error.message };
+  }
 }
 
-/** 102: a line of the CSV; `line` counts the text's lines, the header being line 1. */
-function invalidLine(line: number, reason: string, column?: string): ApiError {
-  return new ApiError('InvalidBatchData', {
-    message: `Line ${line}: ${reason}`,
-    details: { line: String(line), ...(column && { column }), reason },
-  });
+/** The problems of one line, and its transaction when it has none. */
+function checkLine({ line, fields }: CsvRecord): BatchLine | BatchProblem[] {
+  const problem = (field: string | undefined, reason: string): BatchProblem => ({ code: 102, line, ...(field && { field }), reason });
+  if (fields.length !== INPUT_COLUMNS.length) {
+    return [problem(undefined, `Expected ${INPUT_COLUMNS.length} fields (${HEADER}), found ${fields.length}`)];
+  }
+  const [paymentMethodId, amountText, currencyCode, reference] = fields.map((field) => field.trim()) as [string, string, string, string];
+  const problems: BatchProblem[] = [];
+  if (paymentMethodId === '' || paymentMethodId.length > MAX_PAYMENT_METHOD_ID) {
+    problems.push(problem('PaymentMethodId', `PaymentMethodId must have 1 to ${MAX_PAYMENT_METHOD_ID} characters`));
+  }
+  const currency = findCurrency(currencyCode);
+  if (!currency) problems.push(problem('Currency', `Currency "${currencyCode}" is not an ISO 4217 currency`));
+  const amount = currency ? parseAmount(amountText, currency) : undefined;
+  if (currency && amount && !amount.ok) {
+    problems.push(problem('Amount', AMOUNT_PROBLEMS[amount.problem](currency.code, currency.exponent)));
+  }
+  if (reference.length > MAX_REFERENCE) problems.push(problem('Reference', `Reference has more than ${MAX_REFERENCE} characters`));
+  if (!currency || !amount?.ok || problems.length > 0) return problems;
+  return { paymentMethodId, amount: amount.minor, currency: currency.code, reference: reference || null };
 }
 
 /**
- * Validates a whole batch before anything is stored, and returns its transactions. Fields are
- * trimmed; the header must name the columns in order, in any letter case. The first problem
- * found is thrown: 101 for the request (description, header, count), 102 for a line.
+ * Checks a whole batch request without storing anything: the description, the CSV (RFC 4180,
+ * fields trimmed), its header (the columns in order, any letter case), `count` against the lines,
+ * and every line's payment method id, amount (in its currency's decimals), currency and reference.
+ * Whether the payment methods exist and can be charged is found when each row is charged.
  */
-export function readBatch(input: NewBatch): BatchLine[] {
+export function checkBatch(input: BatchText): BatchCheck {
+  const problems: BatchProblem[] = [];
+  let truncated = false;
+  const add = (...found: BatchProblem[]) => {
+    for (const problem of found) {
+      if (problems.length < MAX_PROBLEMS) problems.push(problem);
+      else truncated = true;
+    }
+  };
+  const result = (count: number, transactions: BatchLine[] = []): BatchCheck => ({ count, transactions, problems, truncated });
+
   if ((input.description?.length ?? 0) > MAX_DESCRIPTION) {
-    throw invalidBatch(`The description has more than ${MAX_DESCRIPTION} characters`, { field: 'description' });
+    add({ code: 101, field: 'description', reason: `The description has more than ${MAX_DESCRIPTION} characters` });
   }
-  let records;
-  try {
-    records = parseCsv(input.batch);
-  } catch (error) {
-    if (!(error instanceof CsvSyntaxError)) throw error;
-    throw error.line === 1 ? invalidBatch(error.message, { line: '1' }) : invalidLine(error.line, error.message);
+  const parsed = records(input.batch);
+  if (!Array.isArray(parsed)) {
+    add(parsed);
+    return result(0);
   }
-  const [header, ...rows] = records;
-  const expected = INPUT_COLUMNS.join(',');
-  if (
-    header?.fields
-      .map((name) => name.trim())
-      .join(',')
-      .toLowerCase() !== expected.toLowerCase()
-  ) {
-    throw invalidBatch(`The first line must be the header ${expected}`, { line: String(header?.line ?? 1) });
+  const [header, ...rows] = parsed;
+  const names = header?.fields.map((name) => name.trim()).join(',');
+  if (names?.toLowerCase() !== HEADER.toLowerCase()) {
+    add({ code: 101, line: header?.line ?? 1, field: 'batch', reason: `The first line must be the header ${HEADER}` });
+    return result(rows.length);
   }
-  if (rows.length === 0) throw invalidBatch('The batch has no transactions', { field: 'batch' });
-  if (input.count !== rows.length) {
-    throw invalidBatch(`count is ${input.count} but the batch has ${rows.length} transactions`, { field: 'count' });
+  if (rows.length === 0) add({ code: 101, field: 'batch', reason: 'The batch has no transactions' });
+  if (input.count !== undefined && input.count !== rows.length) {
+    add({ code: 101, field: 'count', reason: `count is ${input.count} but the batch has ${rows.length} transactions` });
   }
-  return rows.map(({ line, fields }) => {
-    if (fields.length !== INPUT_COLUMNS.length) {
-      throw invalidLine(line, `Expected ${INPUT_COLUMNS.length} fields (${expected}), found ${fields.length}`);
-    }
-    const [paymentMethodId, amountText, currencyCode, reference] = fields.map((field) => field.trim()) as [string, string, string, string];
-    if (paymentMethodId === '' || paymentMethodId.length > MAX_PAYMENT_METHOD_ID) {
-      throw invalidLine(line, `PaymentMethodId must have 1 to ${MAX_PAYMENT_METHOD_ID} characters`, 'PaymentMethodId');
-    }
-    const currency = findCurrency(currencyCode);
-    if (!currency) throw invalidLine(line, `Currency "${currencyCode}" is not an ISO 4217 currency`, 'Currency');
-    const amount = parseAmount(amountText, currency);
-    if (!amount.ok) throw invalidLine(line, AMOUNT_PROBLEMS[amount.problem](currency.code, currency.exponent), 'Amount');
-    if (reference.length > MAX_REFERENCE) {
-      throw invalidLine(line, `Reference has more than ${MAX_REFERENCE} characters`, 'Reference');
-    }
-    return { paymentMethodId, amount: amount.minor, currency: currency.code, reference: reference || null };
+  const transactions: BatchLine[] = [];
+  for (const row of rows) {
+    const checked = checkLine(row);
+    if (Array.isArray(checked)) add(...checked);
+    else transactions.push(checked);
+  }
+  return result(rows.length, transactions);
+}
+
+/** The API error for a problem: 101 or 102, with the offending line and field in `details`. */
+export function batchError({ code, line, field, reason }: BatchProblem): ApiError {
+  return new ApiError(code === 101 ? 'InvalidBatch' : 'InvalidBatchData', {
+    message: line === undefined || code === 101 ? reason : `Line ${line}: ${reason}`,
+    details: { ...(line !== undefined && { line: String(line) }), ...(field && { field }), reason },
   });
+}
+
+/** The transactions of a valid batch request; throws the first problem as its API error. */
+export function readBatch(input: NewBatch): BatchLine[] {
+  const { problems, transactions } = checkBatch(input);
+  if (problems[0]) throw batchError(problems[0]);
+  return transactions;
 }

@@ -4,6 +4,8 @@ import type { JobHandler } from '@gateway/jobs';
 import type { ChargeService } from '../charges';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
+import { openWebhook, type WebhookService } from '../webhooks';
+import { toBatchStatusView } from './view';
 
 export const BATCH_QUEUE = 'batch.charge-rows';
 
@@ -39,6 +41,11 @@ const failed = (reason: string, gatewayCode: string | null, gatewayMessage: stri
 
 const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
 
+export interface BatchProcessingDeps {
+  charges: Pick<ChargeService, 'createPaymentMethodCharge' | 'resumePaymentMethodCharge'>;
+  webhooks: Pick<WebhookService, 'record'>;
+}
+
 /**
  * Charges the rows of batches in the background. A batch's rows are cut into chunks of
  * CHUNK_ROWS; LANES jobs of a batch run at a time, each charging ROWS_AT_ONCE rows at once, so a
@@ -50,10 +57,7 @@ const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClie
  * provider keys. A chunk records its rows, the batch's counters and its own completion in one
  * transaction, with conditional and arithmetic updates, so concurrent jobs never count a row twice.
  */
-export function createBatchProcessing(
-  { db, clock, logger, jobs }: Dependencies,
-  charges: Pick<ChargeService, 'createPaymentMethodCharge' | 'resumePaymentMethodCharge'>,
-) {
+export function createBatchProcessing({ db, clock, logger, jobs, config }: Dependencies, { charges, webhooks }: BatchProcessingDeps) {
   function enqueueChunk(tx: Prisma.TransactionClient, batchId: string, chunk: number) {
     const payload: ChunkPayload = { batchId, chunk };
     return jobs.enqueue(BATCH_QUEUE, payload, { tx, dedupeKey: `batch:${batchId}:${chunk}`, maxAttempts: CHUNK_ATTEMPTS });
@@ -72,15 +76,14 @@ export function createBatchProcessing(
     });
     if (count === 0) return;
     logger.info({ batchId: batch.id, status: to }, 'batch status changed');
-    // WEBHOOKS: enable once services.webhooks exists (another change is adding it).
-    // await webhooks.record(tx, {
-    //   accountId: batch.accountId,
-    //   type: 'Batch',
-    //   eventType: 'batch.status.changed',
-    //   resourceId: batch.id,
-    //   data: toBatchStatusView({ ...batch, status: to }),
-    //   webhook: batch.webhook,
-    // });
+    await webhooks.record(tx, {
+      accountId: batch.accountId,
+      type: 'Batch',
+      eventType: 'batch.status.changed',
+      resourceId: batch.id,
+      data: toBatchStatusView({ ...batch, status: to }),
+      webhook: openWebhook(config.keyring, 'Batch', batch.id, batch.webhook),
+    });
   }
 
   /** The row's outcome from its charge; undefined while the charge is still being made. */

@@ -1,0 +1,66 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { coresOver, cpuSeconds } from './cpu';
+import type { Gateway, Target } from './run';
+
+/** Saved cards the rows are spread over. */
+const PAYMENT_METHODS = 20;
+const POLL_MS = 100;
+const TIMEOUT_MS = 15 * 60_000;
+
+type Body = Record<string, unknown>;
+
+function client(gateway: Gateway, secretKey: string) {
+  return async (method: 'GET' | 'POST', path: string, body?: unknown): Promise<Body> => {
+    const response = await fetch(`${gateway.url}${path}`, {
+      method,
+      headers: { 'x-secretkey': secretKey, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+    return JSON.parse(text) as Body;
+  };
+}
+
+/**
+ * One batch of `rows` approved AUD 10 charges over PAYMENT_METHODS saved Visa cards: the time to
+ * answer the request (the whole CSV checked and stored), then the rows charged per second by the
+ * gateway's worker, from the answer until the batch is SUCCESS (polled every POLL_MS).
+ */
+export async function measureBatch(gateway: Gateway, { secretKey, providerId }: Target, rows: number): Promise<void> {
+  const call = client(gateway, secretKey);
+  console.log(`\nbatch of ${rows} rows over ${PAYMENT_METHODS} saved cards: submitting, then waiting for SUCCESS…`);
+  const methods: string[] = [];
+  for (let n = 0; n < PAYMENT_METHODS; n += 1) {
+    const paymentInformation = { cardNumber: '4111111111111111', expiryDate: '12/30', ccv: '123', cardholder: 'Bench Payer' };
+    methods.push(String((await call('POST', '/payment_method/card', { providerId, paymentInformation })).paymentMethodId));
+  }
+  const lines = Array.from({ length: rows }, (_, n) => `${methods[n % PAYMENT_METHODS]},10,AUD,bench-${n + 1}`);
+  const batch = ['PaymentMethodId,Amount,Currency,Reference', ...lines].join('\n');
+
+  const cpuBefore = cpuSeconds(gateway.child.pid);
+  const submitted = performance.now();
+  const created = await call('POST', '/batch/transaction/payment_method', { count: rows, description: 'bench', batch });
+  const answered = performance.now();
+  let status = created;
+  while (status.status !== 'SUCCESS' && status.status !== 'FAILED') {
+    if (performance.now() - submitted > TIMEOUT_MS)
+      throw new Error(`the batch is still ${String(status.status)} after ${TIMEOUT_MS / 60_000} min`);
+    await sleep(POLL_MS);
+    status = await call('GET', `/batch/${String(created.batchId)}/status`);
+  }
+  const done = performance.now();
+  const cpu = cpuSeconds(gateway.child.pid);
+  if (status.status !== 'SUCCESS' || status.success !== rows) {
+    throw new Error(`the batch ended ${String(status.status)} with ${String(status.success)} of ${rows} rows charged`);
+  }
+
+  const processing = (done - answered) / 1000;
+  const total = (done - submitted) / 1000;
+  console.log(`  rows/s         ${(rows / processing).toFixed(1)}  (${rows} rows charged in ${processing.toFixed(1)} s after the answer)`);
+  console.log(
+    `  answer         ${Math.round(answered - submitted)} ms  (CSV of ${(batch.length / 1024).toFixed(0)} KiB checked and stored)`,
+  );
+  console.log(`  end to end     ${(rows / total).toFixed(1)} rows/s  (${total.toFixed(1)} s)`);
+  console.log(`  CPU            gateway ${coresOver(cpu === undefined || cpuBefore === undefined ? undefined : cpu - cpuBefore, total)}`);
+}

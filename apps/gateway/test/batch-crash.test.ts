@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { newMasterKey } from '@gateway/core';
+import { openDatabase } from '@gateway/db';
+import { startSimulator, type Simulator } from '@gateway/providers';
+import { describe, expect, inject, it, onTestFinished } from 'vitest';
+import { seedAccount, startChildGateway, type ChildGateway } from '../bench/child-gateway';
+import { card, CHEAP_DOMESTIC, client, createTestDatabase, VISA } from './harness';
+
+/**
+ * A gateway killed (SIGKILL) in the middle of a batch of 1,000 rows, then started again: every
+ * row ends charged exactly once, by the acquirer's own record. The gateway runs as a child
+ * process (src/main.ts through tsx); the simulated acquirer runs in this process, so it outlives
+ * the gateway as a real one would, and keeps its ledger in a state file, read back at the end.
+ */
+const GATEWAY_DIR = fileURLToPath(new URL('..', import.meta.url));
+const MAIN_TS = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+const ROWS = 1000;
+const METHODS = 10;
+
+/** Row n's amount in minor units of AUD: all different within any 97 rows, some with cents. */
+const minorOf = (n: number) => BigInt((1 + (n % 97)) * 100 + (n % 100));
+const amountOf = (n: number) => `${minorOf(n) / 100n}.${String(minorOf(n) % 100n).padStart(2, '0')}`;
+
+// Two processes must share the database: the embedded one cannot be shared.
+describe.skipIf(!inject('databaseServerUrl'))('a gateway killed mid-batch', () => {
+  it('charges every row exactly once after a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'batch-crash-'));
+    const stateFile = join(dir, 'acquirer.jsonl');
+    let simulator: Simulator = await startSimulator({ stateFile });
+    const database = (await createTestDatabase())!;
+    const masterKeys = `crash:${newMasterKey()}`;
+    const gateways: ChildGateway[] = [];
+    const db = await openDatabase({ url: database.url, poolSize: 2 });
+    onTestFinished(async () => {
+      for (const gateway of gateways) await gateway.kill();
+      await db.close();
+      await simulator.close();
+      await database.drop();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const startGateway = async () => {
+      const gateway = await startChildGateway({
+        args: ['--import', 'tsx', MAIN_TS],
+        // `--import tsx` resolves from the working directory: this package has tsx.
+        cwd: GATEWAY_DIR,
+        databaseUrl: database.url,
+        masterKeys,
+        env: { GATEWAY_SIMULATOR_URL: simulator.url, GATEWAY_DATA_DIR: dir },
+      });
+      gateways.push(gateway);
+      return gateway;
+    };
+
+    let gateway = await startGateway();
+    // A few milliseconds of acquirer latency, so that the kill finds provider calls in flight.
+    const { secretKey, providerId } = await seedAccount(database.url, masterKeys, { ...CHEAP_DOMESTIC, latency: { minMs: 2, maxMs: 10 } });
+    let api = client(gateway.url, secretKey);
+    const methods: string[] = [];
+    for (let n = 0; n < METHODS; n += 1) {
+      const { status, body } = await api.post('/payment_method/card', { providerId, paymentInformation: card(VISA) });
+      expect(status).toBe(201);
+      methods.push(String(body.paymentMethodId));
+    }
+    const lines = Array.from({ length: ROWS }, (_, n) => `${methods[n % METHODS]},${amountOf(n)},AUD,crash-${n}`);
+    const created = await api.post('/batch/transaction/payment_method', {
+      count: ROWS,
+      description: 'crash',
+      batch: ['PaymentMethodId,Amount,Currency,Reference', ...lines].join('\n'),
+    });
+    expect(created.status).toBe(200);
+    const batchId = String(created.body.batchId);
+    const status = async () => (await api.get(`/batch/${batchId}/status`)).body;
+
+    // Part-way: the counters move as chunks of rows are recorded.
+    await expect.poll(async () => Number((await status()).progress), { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(0.2);
+    const before = await status();
+    expect(before).toMatchObject({ status: 'IN_PROGRESS' });
+    expect(before.progress).toBeLessThan(1);
+    await gateway.kill();
+
+    // The kill left rows charged (or being charged) whose outcome the batch had not recorded yet.
+    const [{ unrecorded }] = await db.prisma.$queryRaw<[{ unrecorded: number }]>`
+      SELECT count(*)::int AS unrecorded FROM "BatchRow" r JOIN "Charge" c ON c."id" = r."chargeId"
+      WHERE r."batchId" = ${batchId} AND r."status" = 'CREATED'`;
+    expect(unrecorded).toBeGreaterThan(0);
+    // The dead worker's claims would be taken over once their 30 s leases ran out: end them now.
+    await db.prisma.$executeRaw`UPDATE "Job" SET "lockedUntil" = now() WHERE "status" = 'RUNNING'`;
+
+    gateway = await startGateway();
+    api = client(gateway.url, secretKey);
+    await expect.poll(async () => (await status()).status, { timeout: 45_000, interval: 100 }).toBe('SUCCESS');
+    const done = await api.get(`/batch/${batchId}`);
+    expect(done.body).toMatchObject({ count: ROWS, success: ROWS, failure: 0, progress: 1 });
+    const results = String(done.body.results)
+      .split('\n')
+      .slice(1)
+      .map((line) => line.split(','));
+    expect(results.map(([, , , reference, rowStatus]) => `${reference} ${rowStatus}`)).toEqual(lines.map((_, n) => `crash-${n} SUCCESS`));
+    const [{ rerun }] = await db.prisma.$queryRaw<[{ rerun: number }]>`
+      SELECT count(*)::int AS rerun FROM "Job" WHERE "queue" = 'batch.charge-rows' AND "attempts" > 1`;
+    expect(rerun).toBeGreaterThan(0);
+    await gateway.stop();
+
+    // The acquirer's record, as its state file keeps it: one captured authorisation per row,
+    // for the row's amount, under the key of the row's charge (TransactionId).
+    await simulator.close();
+    simulator = await startSimulator({ stateFile });
+    const authorisations = simulator.ledger.authorisations().filter((auth) => auth.reference?.startsWith('crash-'));
+    const byReference = new Map(authorisations.map((auth) => [auth.reference, auth]));
+    expect(authorisations).toHaveLength(ROWS);
+    expect(byReference.size).toBe(ROWS);
+    results.forEach(([, , , reference, , transactionId], n) => {
+      expect(byReference.get(reference)).toMatchObject({ status: 'captured', amount: minorOf(n), idempotencyKey: `${transactionId}:1` });
+    });
+  }, 120_000);
+});

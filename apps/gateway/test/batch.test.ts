@@ -1,0 +1,247 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { card, createAccount, startTestGateway, VISA, type TestAccount, type TestGateway } from './harness';
+import { startReceiver, type Receiver } from './webhook-receiver';
+
+/**
+ * Batches over REST: the whole request is checked before anything is stored, the answer comes at
+ * once, and the rows are charged against their saved payment methods by the gateway's worker.
+ * The crash of a worker mid-batch is in batch-crash.test.ts.
+ */
+let t: TestGateway;
+let a: TestAccount;
+let receiver: Receiver;
+
+const INSUFFICIENT_FUNDS = '4000000000009995';
+const HEADER = 'PaymentMethodId,Amount,Currency,Reference';
+const RESULTS_HEADER =
+  'PaymentMethodId,Amount,Currency,Reference,Status,TransactionId,FailureReason,GatewayErrorCode,GatewayErrorResponse,IsRetryable';
+
+beforeAll(async () => {
+  t = await startTestGateway();
+  a = await createAccount(t);
+  receiver = await startReceiver();
+});
+afterAll(async () => {
+  await receiver.close();
+  await t.close();
+});
+
+type Body = Record<string, unknown>;
+
+/** Runs every due job (the batch's chunks, webhook deliveries) until none is left. */
+async function drain() {
+  while ((await t.gateway.worker.runDue()) > 0);
+}
+
+async function savedCard(number = VISA, account = a) {
+  const { status, body } = await account.api.post('/payment_method/card', {
+    providerId: account.providerIds[0],
+    paymentInformation: card(number),
+  });
+  expect(status, JSON.stringify(body)).toBe(201);
+  return String(body.paymentMethodId);
+}
+
+const csv = (...lines: string[]) => [HEADER, ...lines].join('\n');
+
+async function submit(fields: Body, account = a, headers?: Record<string, string>) {
+  return account.api.post('/batch/transaction/payment_method', fields, headers);
+}
+
+async function submitted(batch: string, fields: Body = {}, account = a) {
+  const count = batch.split('\n').length - 1;
+  const { status, body } = await submit({ count, description: 'test', batch, ...fields }, account);
+  expect(status, JSON.stringify(body)).toBe(200);
+  return String(body.batchId);
+}
+
+/** The results CSV as rows of fields (no field in these tests holds a comma). */
+const rowsOf = (results: unknown) =>
+  String(results)
+    .split('\n')
+    .map((line) => line.split(','));
+
+describe('a batch', () => {
+  it('is answered at once, CREATED, then charged row by row: results in input order, counters, charges linked to it', async () => {
+    const approved = await savedCard();
+    const declined = await savedCard(INSUFFICIENT_FUNDS);
+    const removed = await savedCard();
+    expect((await a.api.delete(`/payment_method/${removed}`)).status).toBe(200);
+    const batch = [
+      'paymentmethodid, amount ,Currency,REFERENCE',
+      `${approved},15.50,aud,invoice-1`,
+      `${declined},20,AUD,invoice-2`,
+      '',
+      `${removed},1,AUD,`,
+      `"${approved}",0.05,AUD,"inv ""3"""`,
+      `${approved},7,USD,invoice-5`,
+      `unknown-method,3,AUD,invoice-6`,
+    ].join('\r\n');
+
+    const created = await submit({
+      Count: 6,
+      Description: 'November invoices',
+      Batch: batch,
+      Metadata: { run: '2026-11' },
+    });
+    expect(created.status).toBe(200);
+    const batchId = String(created.body.batchId);
+    expect(created.body).toEqual({
+      batchId,
+      count: 6,
+      success: 0,
+      failure: 0,
+      description: 'November invoices',
+      status: 'CREATED',
+      progress: 0,
+      dateAdded: expect.any(String),
+      metadata: { run: '2026-11' },
+    });
+
+    // The results CSV is there from the start, its header first.
+    const early = await a.api.get(`/batch/${batchId}`);
+    expect(early.status).toBe(200);
+    expect(String(early.body.results).split('\n')).toHaveLength(7);
+    expect(String(early.body.results).split('\n')[0]).toBe(RESULTS_HEADER);
+
+    await drain();
+    const done = await a.api.get(`/batch/${batchId}`);
+    expect(done.body).toMatchObject({ batchId, count: 6, success: 2, failure: 4, status: 'SUCCESS', progress: 1 });
+    const charges = await a.api.get<{ charges: Body[]; count: number }>(`/charge?BatchId=${batchId}&SortBy=Reference`);
+    const chargeOf = (reference: string) => charges.body.charges.find((c) => c.reference === reference);
+    expect(rowsOf(done.body.results)).toEqual([
+      RESULTS_HEADER.split(','),
+      [approved, '15.5', 'AUD', 'invoice-1', 'SUCCESS', String(chargeOf('invoice-1')?.chargeId), '', '', '', ''],
+      [declined, '20', 'AUD', 'invoice-2', 'FAILED', '', 'The card was declined: Insufficient funds', '51', 'Insufficient funds', 'false'],
+      [removed, '1', 'AUD', '', 'FAILED', '', 'The payment method was removed', '', '', 'false'],
+      [approved, '0.05', 'AUD', '"inv ""3"""', 'SUCCESS', String(chargeOf('inv "3"')?.chargeId), '', '', '', ''],
+      [approved, '7', 'USD', 'invoice-5', 'FAILED', '', `Provider ${a.providerIds[0]} takes AUD only`, '', '', 'false'],
+      ['unknown-method', '3', 'AUD', 'invoice-6', 'FAILED', '', 'Payment method not found', '', '', 'false'],
+    ]);
+    // The approved rows and the declined one made charges; the others never reached a provider.
+    expect(charges.body.charges.map((c) => [c.reference, c.status, c.amount])).toEqual([
+      ['inv "3"', 'SUCCESS', 0.05],
+      ['invoice-1', 'SUCCESS', 15.5],
+      ['invoice-2', 'FAILED', 20],
+    ]);
+
+    const status = await a.api.get(`/batch/${batchId}/status`);
+    expect(status.body).toEqual({ ...created.body, success: 2, failure: 4, status: 'SUCCESS', progress: 1 });
+  });
+
+  it('is FAILED when no row could be charged', async () => {
+    const declined = await savedCard(INSUFFICIENT_FUNDS);
+    const batchId = await submitted(csv(`${declined},5,AUD,a`, `${declined},6,AUD,b`));
+    await drain();
+    expect((await a.api.get(`/batch/${batchId}/status`)).body).toMatchObject({ status: 'FAILED', success: 0, failure: 2, progress: 1 });
+  });
+
+  it('is answered once per Idempotency-Key, and only to its own account', async () => {
+    const method = await savedCard();
+    const fields = { count: 1, description: 'once', batch: csv(`${method},1,AUD,once`) };
+    const first = await submit(fields, a, { 'Idempotency-Key': 'batch-once' });
+    const again = await submit(fields, a, { 'Idempotency-Key': 'batch-once' });
+    expect(again).toEqual(first);
+    expect((await a.api.get<{ count: number }>('/batch?Description=once')).body.count).toBe(1);
+
+    const other = await createAccount(t);
+    for (const path of [`/batch/${String(first.body.batchId)}`, `/batch/${String(first.body.batchId)}/status`]) {
+      expect(await other.api.get(path)).toMatchObject({ status: 404, body: { code: 101 } });
+    }
+    expect((await other.api.get<{ count: number }>('/batch')).body.count).toBe(0);
+    await drain();
+  });
+});
+
+describe('a batch request that is not valid', () => {
+  const cases: Array<[string, Body, number, Record<string, string>]> = [
+    ['a description over 100 characters', { description: 'x'.repeat(101) }, 101, { field: 'description' }],
+    ['a header other than the spec', { batch: 'PaymentMethodId,Amount,Reference\npm,1,x' }, 101, { line: '1', field: 'batch' }],
+    ['no transaction', { count: 0, batch: HEADER }, 101, { field: 'batch' }],
+    ['a count other than the lines', { count: 3 }, 101, { field: 'count' }],
+    ['a line with three fields', { batch: csv('pm_1,1,AUD,a', 'pm_2,1,AUD') }, 102, { line: '3' }],
+    ['an amount that is not a number', { batch: csv('pm_1,1,AUD,a', 'pm_2,ten,AUD,b') }, 102, { line: '3', field: 'Amount' }],
+    ['a zero amount', { batch: csv('pm_1,0,AUD,a', 'pm_2,1,AUD,b') }, 102, { line: '2', field: 'Amount' }],
+    ['cents in a currency without', { batch: csv('pm_1,100,JPY,a', 'pm_2,100.5,JPY,b') }, 102, { line: '3', field: 'Amount' }],
+    ['an unknown currency', { batch: csv('pm_1,1,AUD,a', 'pm_2,1,ZZZ,b') }, 102, { line: '3', field: 'Currency' }],
+    [
+      'a reference over 40 characters',
+      { batch: csv('pm_1,1,AUD,a', `pm_2,1,AUD,${'r'.repeat(41)}`) },
+      102,
+      { line: '3', field: 'Reference' },
+    ],
+    ['no payment method id', { batch: csv('pm_1,1,AUD,a', ' ,1,AUD,b') }, 102, { line: '3', field: 'PaymentMethodId' }],
+    ['a quote left open', { batch: csv('pm_1,1,AUD,a', 'pm_2,1,AUD,"b') }, 102, { line: '3', field: 'batch' }],
+  ];
+
+  it.each(cases)('is refused whole, nothing stored: %s', async (_name, fields, code, details) => {
+    const b = await createAccount(t);
+    const { status, body } = await submit({ count: 2, description: 'bad', batch: csv('pm_1,1,AUD,a', 'pm_2,1,AUD,b'), ...fields }, b);
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ code, resource: '/batch/transaction/payment_method', isRetryable: false });
+    expect(body.details).toEqual({ ...details, reason: expect.any(String) });
+    expect(String(body.message)).toContain((body.details as Body).reason);
+    expect((await b.api.get<{ count: number }>('/batch')).body.count).toBe(0);
+  });
+
+  it('is refused without its required fields (90) and above 10 MB (413)', async () => {
+    expect(await submit({ description: 'no count', batch: csv('pm_1,1,AUD,a') })).toMatchObject({ status: 400, body: { code: 90 } });
+    expect(await submit({ count: 1, description: 'no batch' })).toMatchObject({ status: 400, body: { code: 90 } });
+    const line = `${'p'.repeat(32)},1,AUD,${'r'.repeat(40)}`;
+    const count = Math.ceil((10 * 1024 * 1024) / line.length);
+    const huge = await submit({ count, description: 'huge', batch: `${HEADER}\n${`${line}\n`.repeat(count)}` });
+    expect(huge).toMatchObject({ status: 413, body: { code: 90 } });
+  });
+});
+
+describe('the batch search', () => {
+  it('matches Description exactly and dates, pages newest first, in any parameter casing', async () => {
+    const b = await createAccount(t);
+    const method = await savedCard(VISA, b);
+    const ids: string[] = [];
+    for (const description of ['payroll', 'payroll', 'refunds', 'payroll'])
+      ids.push(await submitted(csv(`${method},1,AUD,x`), { description }, b));
+    const all = await b.api.get<{ batches: Body[]; count: number; limit: number; skip: number }>('/batch');
+    expect(all.body).toMatchObject({ count: 4, limit: 20, skip: 0 });
+    expect(all.body.batches.map((x) => x.batchId)).toEqual([...ids].reverse());
+    expect(all.body.batches[0]).not.toHaveProperty('results');
+
+    const payroll = await b.api.get<{ batches: Body[]; count: number }>('/batch?Description=payroll&Limit=2&Skip=1');
+    expect(payroll.body).toMatchObject({ count: 3, limit: 2, skip: 1 });
+    expect(payroll.body.batches.map((x) => x.batchId)).toEqual([ids[1], ids[0]]);
+    expect((await b.api.get<{ count: number }>('/batch?description=PAYROLL')).body.count).toBe(0);
+
+    const first = new Date(String(all.body.batches[3]!.dateAdded));
+    const after = encodeURIComponent(first.toISOString());
+    expect((await b.api.get<{ count: number }>(`/batch?addedAfter=${after}`)).body.count).toBe(3);
+    expect((await b.api.get<{ count: number }>(`/batch?AddedBefore=${after}`)).body.count).toBe(0);
+    const later = new Date(first.getTime() + 1).toISOString();
+    expect((await b.api.get<{ count: number }>(`/batch?AddedBefore=${encodeURIComponent(later)}`)).body.count).toBe(1);
+    await drain();
+  });
+});
+
+describe('batch webhooks', () => {
+  it('report each status change to the request webhook (webhookConfig, as .NET sends it) and to Batch subscribers', async () => {
+    const b = await createAccount(t);
+    const subscribed = await b.api.post('/webhook/subscription', { url: receiver.url('/subscribed'), types: ['batch'] });
+    expect(subscribed.status).toBe(200);
+    const method = await savedCard(VISA, b);
+    const batchId = await submitted(
+      csv(`${method},1,AUD,x`, `${method},2,AUD,y`),
+      { WebhookConfig: { Url: receiver.url('/own'), Authorization: 'Bearer batch-secret' } },
+      b,
+    );
+    await drain();
+    for (const path of ['/own', '/subscribed']) {
+      const received = receiver.at(path).filter((r) => r.data.batchId === batchId);
+      expect(received.map((r) => [r.meta.type, r.meta.eventType, r.data.status, r.data.progress])).toEqual([
+        ['batch', 'batch.status.changed', 'IN_PROGRESS', 0],
+        ['batch', 'batch.status.changed', 'SUCCESS', 1],
+      ]);
+      expect(received[1]!.data).toMatchObject({ batchId, count: 2, success: 2, failure: 0 });
+      expect(received[1]!.data).not.toHaveProperty('results');
+    }
+    expect(receiver.at('/own')[0]!.headers.authorization).toBe('Bearer batch-secret');
+  });
+});
