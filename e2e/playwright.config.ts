@@ -47,6 +47,10 @@ export default defineConfig({
   testDir: 'tests',
   globalTeardown: './global-teardown.ts',
   fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  // Generous limits: on a loaded CI machine (2 cores, both apps and Chromium) steps slow down.
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   workers: 1,
   reporter: process.env.CI ? 'list' : 'line',
   // Traces and videos would record what is typed into card fields: none are kept.

@@ -91,6 +91,18 @@ test.describe('charges', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await expect(pages).toContainText('1–3 of 3');
     await expect(page.getByRole('table').getByRole('row').nth(1)).toContainText('A$21.00');
+
+    // Date filters are whole days, both included, in the browser's time zone.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toLocaleDateString('en-CA');
+    await page.getByLabel('Added from').fill(day(0));
+    await page.getByLabel('Added until').fill(day(0));
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(new RegExp(`addedBefore=${day(0)}`));
+    await expect(pages).toContainText('1–3 of 3');
+    await page.getByLabel('Added until').fill(day(-1));
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(new RegExp(`addedBefore=${day(-1)}`));
+    await expect(page.getByRole('status').filter({ hasText: 'Nothing matches.' })).toBeVisible();
   });
 });
 
@@ -136,10 +148,24 @@ test('providers with their fees and simulated latency', async ({ page }) => {
   await screenshot(page, 'provider-detail');
 });
 
-test('the dashboard fits a 375 px phone', async ({ page }) => {
+test('every view fits a 375 px phone', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 812 });
-  await page.goto('/charges');
-  await expect(page.getByRole('table')).toBeVisible();
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-  await screenshot(page, 'charges-375');
+  const views = [
+    '/',
+    '/charges',
+    '/customers',
+    '/payment-links',
+    '/payment-links/new',
+    '/batches',
+    '/batches/new',
+    '/providers',
+    '/api-keys',
+  ];
+  for (const view of views) {
+    await page.goto(view);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByText('Loading…')).toHaveCount(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), view).toBeLessThanOrEqual(375);
+    await screenshot(page, `${view.slice(1).replaceAll('/', '-') || 'home'}-375`);
+  }
 });

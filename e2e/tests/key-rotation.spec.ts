@@ -25,10 +25,15 @@ test('API keys: the public key is shown; a rotated secret key is revealed once a
   await expect(page.getByRole('region', { name: 'Secret key' })).toContainText(`…${secretKey.slice(-4)}`);
 });
 
-test('signing out ends the session', async ({ page }) => {
+test('signing out ends the session; signing in again goes back to the page asked for', async ({ page }) => {
   await page.goto('/');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
-  await page.goto('/charges');
-  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.goto('/charges?status=SUCCESS');
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fcharges%3Fstatus%3DSUCCESS$/);
+  await page.getByLabel('Email').fill(demo.staff.email);
+  await page.getByLabel('Password').fill(demo.staff.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/charges\?status=SUCCESS$/);
+  await expect(page.getByLabel('Status', { exact: true })).toHaveValue('SUCCESS');
 });

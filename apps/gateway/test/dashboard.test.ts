@@ -60,7 +60,7 @@ describe('staff sign-in', () => {
     const b = browser();
     const { status, data, setCookie } = await b.mutate('staff.signIn', { email: 'ann@example.com', password });
     expect(status).toBe(200);
-    expect(data).toEqual({ email: 'ann@example.com', name: 'Ann', accountName: expect.any(String) });
+    expect(data).toEqual({ email: 'ann@example.com', name: 'Ann', accountName: expect.any(String), defaultCurrency: 'AUD' });
     expect(setCookie).toHaveLength(1);
     expect(setCookie[0]).toMatch(/^gateway_session=[\w-]{43}; Expires=.+; Path=\/; HttpOnly; SameSite=Lax$/);
     const expires = Date.parse(/Expires=([^;]+)/.exec(setCookie[0] ?? '')?.[1] ?? '');
@@ -166,6 +166,17 @@ describe('staff see their account only', () => {
     expect((await client(t.url, rotated.data.secretKey).get('/charge')).status).toBe(200);
     expect((await b.query('account.keys')).data).not.toHaveProperty('secretKey');
     a = { ...a, secretKey: rotated.data.secretKey, api: client(t.url, rotated.data.secretKey) };
+  });
+
+  it('takes batch files of up to 10 MB, as the REST API does, and 1 MB bodies for everything else', async () => {
+    const b = await signedIn('ann@example.com');
+    const lines = 150_000; // about 2 MB
+    const batch = `PaymentMethodId,Amount,Currency,Reference\n${'pm_1,1.5,AUD,r\n'.repeat(lines)}`;
+    const checked = await b.mutate('batch.validate', { batch });
+    expect(checked.status).toBe(200);
+    expect(checked.data).toMatchObject({ valid: true, count: lines });
+    const tooLarge = await b.mutate('paymentLink.create', { title: 'Big', amount: 1, description: 'x'.repeat(1_100_000) });
+    expect(tooLarge.status).toBe(413);
   });
 
   it('keeps dashboard procedures off the REST API', async () => {

@@ -16,9 +16,30 @@ export interface FilterField {
   maxLength?: number;
   /** Shown under "More filters", folded unless it is in use. */
   more?: boolean;
+  /** A date field that bounds a range: the API gets the start (`from`) or the end (`until`) of the day picked. */
+  day?: 'from' | 'until';
+}
+
+/**
+ * The instant the API compares with for a day picked in a date field, in the staff member's time
+ * zone: just before the day starts for `from` (the API's bound is exclusive), the start of the next
+ * day for `until`; so both days picked are included.
+ */
+function dayBound(day: string, bound: 'from' | 'until'): string {
+  const [year = NaN, month = NaN, date = NaN] = day.split('-').map(Number);
+  const instant = bound === 'from' ? new Date(year, month - 1, date).getTime() - 1 : new Date(year, month - 1, date + 1).getTime();
+  return Number.isNaN(instant) ? day : new Date(instant).toISOString();
 }
 
 export const PAGE_SIZE = 20;
+
+/** The date range every search of the API takes (addedAfter, addedBefore), as two inclusive days. */
+export function addedFilters(more = false): FilterField[] {
+  return [
+    { name: 'addedAfter', label: 'Added from', type: 'date', day: 'from', more },
+    { name: 'addedBefore', label: 'Added until', type: 'date', day: 'until', more },
+  ];
+}
 
 /** A search's filters and page, kept in the URL so that it can be reloaded, shared and gone back to. */
 export function useSearch(fields: FilterField[]) {
@@ -31,6 +52,11 @@ export function useSearch(fields: FilterField[]) {
     if (value) filters[name] = value;
   }
   const skip = Math.max(0, Math.floor(Number(params.get('skip')) || 0));
+  const input: Record<string, string | number> = { limit: PAGE_SIZE, skip };
+  for (const { name, day } of fields) {
+    const value = filters[name];
+    if (value) input[name] = day ? dayBound(value, day) : value;
+  }
   const go = (values: Record<string, string>, offset: number) => {
     const next = new URLSearchParams(Object.entries(values).filter(([, value]) => value !== ''));
     if (offset > 0) next.set('skip', String(offset));
@@ -40,6 +66,8 @@ export function useSearch(fields: FilterField[]) {
     fields,
     filters,
     paging: { limit: PAGE_SIZE, skip },
+    /** What the search operation is given: the filters (days as instants) and the page. */
+    input,
     search: (values: Record<string, string>) => go(values, 0),
     page: (offset: number) => go(filters, offset),
   };
@@ -151,7 +179,7 @@ export function SearchView<D, T>({
   return (
     <>
       {search.fields.length > 0 && <Filters search={search} />}
-      <section className="card" aria-label={caption} aria-busy={query.isFetching}>
+      <section className="card" aria-busy={query.isFetching}>
         <Loaded query={query}>
           {(data) => {
             const { rows, count } = select(data);

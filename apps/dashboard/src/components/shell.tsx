@@ -11,6 +11,7 @@ const SECTIONS = [
   { href: '/charges', label: 'Charges' },
   { href: '/customers', label: 'Customers' },
   { href: '/payment-links', label: 'Payment links' },
+  { href: '/batches', label: 'Batches' },
   { href: '/providers', label: 'Providers' },
   { href: '/api-keys', label: 'API keys' },
 ];

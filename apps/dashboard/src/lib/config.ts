@@ -5,3 +5,6 @@ export const config = {
   /** Where payers' browsers reach the gateway to tokenise their card; default: GATEWAY_URL. */
   gatewayPublicUrl: (process.env.GATEWAY_PUBLIC_URL || process.env.GATEWAY_URL || 'http://127.0.0.1:3000').replace(/\/+$/, ''),
 };
+
+/** Set by the proxy on page requests: the path asked for, to come back to after signing in. */
+export const PATH_HEADER = 'x-dashboard-path';

@@ -13,3 +13,13 @@ const dateTime = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle:
 export function formatDate(iso: string | null | undefined): string {
   return iso ? dateTime.format(new Date(iso)) : '—';
 }
+
+/** Metadata as `key=value` pairs on one line; null when there is none. */
+export function formatMetadata(metadata: Record<string, string> | null): string | null {
+  return (
+    metadata &&
+    Object.entries(metadata)
+      .map(([key, value]) => `${key}=${value}`)
+      .join(', ')
+  );
+}

@@ -2,9 +2,15 @@ import type { IncomingMessage } from 'node:http';
 import { appRouter, sessionTokenOf, toApiError, type Context, type Services } from '@gateway/api';
 import { nodeHTTPRequestHandler, type NodeHTTPRequest, type NodeHTTPResponse } from '@trpc/server/adapters/node-http';
 import type { Logger } from 'pino';
+import { bodyLimit } from './body';
 
-/** Payment links carry images of up to 512 KB, about 700 KB in base64. */
-const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The body limit of a call: as on the REST API (1 MB, which holds a payment link's 512 KB image in
+ * base64; 10 MB for batches), for the largest of the procedures a batched call names.
+ */
+function callBodyLimit(procedures: string): number {
+  return Math.max(...procedures.split(',').map((procedure) => bodyLimit(`/${procedure.replace('.', '/')}`)));
+}
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
@@ -24,13 +30,14 @@ function clientAddress(req: IncomingMessage): string {
  * JSON, which a cross-origin page can send only after a CORS preflight that /trpc never grants.
  */
 export function createTrpcHandler(services: Services, logger: Logger) {
-  return (req: IncomingMessage & NodeHTTPRequest, res: NodeHTTPResponse, path: string) =>
-    nodeHTTPRequestHandler({
+  return (req: IncomingMessage & NodeHTTPRequest, res: NodeHTTPResponse, path: string) => {
+    const procedures = path.slice('/trpc/'.length);
+    return nodeHTTPRequestHandler({
       router: appRouter,
       req,
       res,
-      path: path.slice('/trpc/'.length),
-      maxBodySize: MAX_BODY_BYTES,
+      path: procedures,
+      maxBodySize: callBodyLimit(procedures),
       createContext: async (): Promise<Context> => {
         const token = sessionTokenOf(req.headers);
         const session = token ? await services.staff.bySessionToken(token) : null;
@@ -51,4 +58,5 @@ export function createTrpcHandler(services: Services, logger: Logger) {
         if (toApiError(error).http >= 500) logger.error({ err: error.cause ?? error, procedure }, 'request failed');
       },
     });
+  };
 }

@@ -1,8 +1,5 @@
 import { staffOperation } from '../../trpc';
 import { input, output } from './me.schema';
+import { staffView } from './staff.schema';
 
-export const me = staffOperation(input, output).query(({ ctx }) => ({
-  email: ctx.staff.email,
-  name: ctx.staff.name,
-  accountName: ctx.account.name,
-}));
+export const me = staffOperation(input, output).query(({ ctx }) => staffView(ctx.staff, ctx.account));

@@ -3,7 +3,7 @@
 import { CHARGE_STATUSES } from '@gateway/core/charge/status';
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { SearchView, useSearch, type FilterField } from '../../../components/search';
+import { addedFilters, SearchView, useSearch, type FilterField } from '../../../components/search';
 import { StatusBadge } from '../../../components/status-badge';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
@@ -19,8 +19,7 @@ function chargeFilters(providers: Array<{ providerId: string; name: string }>): 
     { name: 'providerId', label: 'Provider', type: 'select', options: providers.map((p) => ({ value: p.providerId, label: p.name })) },
     { name: 'amountGreaterThan', label: 'Amount above', inputMode: 'decimal' },
     { name: 'amountLessThan', label: 'Amount below', inputMode: 'decimal' },
-    { name: 'addedAfter', label: 'Added after', type: 'date' },
-    { name: 'addedBefore', label: 'Added before', type: 'date' },
+    ...addedFilters(),
     { name: 'sortBy', label: 'Sort by', type: 'select', options: ['Date', 'Amount', 'Status', 'Reference'] },
     { name: 'currency', label: 'Currency', maxLength: 3, more: true },
     { name: 'cardNumber', label: 'Card BIN', hint: 'First 6 digits of the card', inputMode: 'numeric', maxLength: 6, more: true },
@@ -53,7 +52,7 @@ export function ChargeSearch() {
   const trpc = useTRPC();
   const providers = useQuery(trpc.provider.list.queryOptions({ limit: 100 }));
   const search = useSearch(chargeFilters(providers.data?.providers ?? []));
-  const query = useQuery(trpc.charge.search.queryOptions({ ...(search.filters as Inputs['charge']['search']), ...search.paging }));
+  const query = useQuery(trpc.charge.search.queryOptions(search.input as Inputs['charge']['search']));
   return (
     <SearchView
       search={search}

@@ -2,7 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { SearchView, useSearch, type FilterField } from '../../../components/search';
+import { addedFilters, SearchView, useSearch, type FilterField } from '../../../components/search';
 import { formatDate } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import type { Inputs, Outputs } from '../../../lib/types';
@@ -17,8 +17,7 @@ const FILTERS: FilterField[] = [
   { name: 'sortBy', label: 'Sort by', type: 'select', options: ['Date', 'Reference', 'Email', 'Name'] },
   { name: 'customerId', label: 'Customer id', more: true },
   { name: 'paymentMethodId', label: 'Payment method id', more: true },
-  { name: 'addedAfter', label: 'Added after', type: 'date', more: true },
-  { name: 'addedBefore', label: 'Added before', type: 'date', more: true },
+  ...addedFilters(true),
   { name: 'includeRemoved', label: 'Removed customers', type: 'select', options: [{ value: 'true', label: 'Include' }], more: true },
 ];
 
@@ -39,8 +38,7 @@ const columns = [
 export function CustomerSearch() {
   const trpc = useTRPC();
   const search = useSearch(FILTERS);
-  const { includeRemoved, ...filters } = search.filters;
-  const input = { ...(filters as Inputs['customer']['search']), includeRemoved: includeRemoved === 'true', ...search.paging };
+  const input = { ...(search.input as Inputs['customer']['search']), includeRemoved: search.filters.includeRemoved === 'true' };
   const query = useQuery(trpc.customer.search.queryOptions(input));
   return (
     <SearchView

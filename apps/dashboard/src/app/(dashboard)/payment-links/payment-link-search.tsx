@@ -3,7 +3,7 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { CopyButton } from '../../../components/copy-button';
-import { SearchView, useSearch, type FilterField } from '../../../components/search';
+import { addedFilters, SearchView, useSearch, type FilterField } from '../../../components/search';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import type { Inputs, Outputs } from '../../../lib/types';
@@ -11,11 +11,7 @@ import type { Inputs, Outputs } from '../../../lib/types';
 type PaymentLink = Outputs['paymentLink']['get'];
 
 /** Every filter of GET /payment_link. */
-const FILTERS: FilterField[] = [
-  { name: 'addedAfter', label: 'Added after', type: 'date' },
-  { name: 'addedBefore', label: 'Added before', type: 'date' },
-  { name: 'sortBy', label: 'Sort by', type: 'select', options: ['Date', 'Title'] },
-];
+const FILTERS: FilterField[] = [...addedFilters(), { name: 'sortBy', label: 'Sort by', type: 'select', options: ['Date', 'Title'] }];
 
 const columns = [
   { header: 'Title', cell: (l: PaymentLink) => <Link href={`/payment-links/${l.paymentLinkId}`}>{l.title}</Link> },
@@ -32,9 +28,7 @@ const columns = [
 export function PaymentLinkSearch() {
   const trpc = useTRPC();
   const search = useSearch(FILTERS);
-  const query = useQuery(
-    trpc.paymentLink.search.queryOptions({ ...(search.filters as Inputs['paymentLink']['search']), ...search.paging }),
-  );
+  const query = useQuery(trpc.paymentLink.search.queryOptions(search.input as Inputs['paymentLink']['search']));
   return (
     <SearchView
       search={search}

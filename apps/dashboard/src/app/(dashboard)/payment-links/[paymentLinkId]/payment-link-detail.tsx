@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { CopyButton } from '../../../../components/copy-button';
 import { Details } from '../../../../components/details';
 import { Loaded } from '../../../../components/loaded';
-import { formatDate, formatMoney } from '../../../../lib/format';
+import { formatDate, formatMetadata, formatMoney } from '../../../../lib/format';
 import { useTRPC } from '../../../../lib/trpc';
 import type { Outputs } from '../../../../lib/types';
 import { PaymentLinkPreview } from '../payment-link-preview';
@@ -49,13 +49,7 @@ function PaymentLinkView({ link }: { link: Outputs['paymentLink']['get'] }) {
               ['Confirmation', link.confirmationMessage],
               ['Redirect URL', link.redirectUrl],
               ['Invoice id', link.invoiceId],
-              [
-                'Metadata',
-                link.metadata &&
-                  Object.entries(link.metadata)
-                    .map(([k, v]) => `${k}=${v}`)
-                    .join(', '),
-              ],
+              ['Metadata', formatMetadata(link.metadata)],
               ['Added', formatDate(link.dateAdded)],
             ]}
           />

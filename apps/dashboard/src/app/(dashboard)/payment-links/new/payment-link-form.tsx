@@ -1,7 +1,7 @@
 'use client';
 
 import { checkImageDataUri, HOSTED_PAYMENT_TYPES, IMAGE_PROBLEMS, IMAGE_TYPES, PAYMENT_TYPES } from '@gateway/core/payment-link';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type ChangeEvent } from 'react';
 import { Field } from '../../../../components/field';
@@ -12,7 +12,7 @@ import { PaymentLinkPreview } from '../payment-link-preview';
 const DRAFT = {
   title: '',
   amount: '',
-  currency: 'AUD',
+  currency: '',
   description: '',
   image: '',
   callToAction: 'Pay' as 'Pay' | 'Donate',
@@ -47,6 +47,7 @@ export function PaymentLinkForm() {
   const trpc = useTRPC();
   const router = useRouter();
   const [draft, setDraft] = useState<Draft>(DRAFT);
+  const accountCurrency = useQuery(trpc.staff.me.queryOptions()).data?.defaultCurrency ?? '';
   const [localErrors, setLocalErrors] = useState<Partial<Record<keyof Draft, string>>>({});
   const create = useMutation(
     trpc.paymentLink.create.mutationOptions({ onSuccess: (link) => router.push(`/payment-links/${link.paymentLinkId}`) }),
@@ -102,8 +103,8 @@ export function PaymentLinkForm() {
           <Field label="Amount" error={errors.amount}>
             {(props) => <input {...props} {...text('amount')} required inputMode="decimal" />}
           </Field>
-          <Field label="Currency" error={errors.currency} hint="ISO 4217 code">
-            {(props) => <input {...props} {...text('currency')} maxLength={3} />}
+          <Field label="Currency" error={errors.currency} hint={`ISO 4217 code; empty: the account's (${accountCurrency})`}>
+            {(props) => <input {...props} {...text('currency')} maxLength={3} placeholder={accountCurrency} />}
           </Field>
         </div>
         <Field label="Description" error={errors.description}>
@@ -183,7 +184,7 @@ export function PaymentLinkForm() {
           description: draft.description,
           image: draft.image || null,
           amount: Number(draft.amount) || 0,
-          currency: draft.currency || 'AUD',
+          currency: draft.currency.trim().toUpperCase() || accountCurrency,
         }}
         callToAction={draft.callToAction}
       />
