@@ -260,6 +260,12 @@ describe('other ways of saving', () => {
     });
     expect(declined.body).toMatchObject({ code: 43, gatewayCode: '05' });
     expect((await a.api.post('/payment_method/payto', { providerId: a.providerIds[0], ...payer, maximumAmount: 10_000 })).status).toBe(400);
+    // A charge over the agreement's limit is refused before the provider is asked (code 24).
+    const limit = payer.maximumAmount;
+    const over = await a.api.post('/charge/payment_method', { paymentMethodId: body.paymentMethodId, amount: limit + 0.01 });
+    expect(over).toMatchObject({ status: 400, body: { code: 24 } });
+    const within = await a.api.post('/charge/payment_method', { paymentMethodId: body.paymentMethodId, amount: limit });
+    expect(within).toMatchObject({ status: 201, body: { status: 'PENDING' } });
   });
 
   it('with a fallback payment method, which must be active', async () => {

@@ -105,7 +105,14 @@ export function createStoredCharging(
     };
 
     if (method.type === 'BANK_ACCOUNT' || method.type === 'PAYTO') {
-      const agreementId = (method.payTo as { payToId?: string } | null)?.payToId ?? '';
+      const payTo = method.payTo as { payToId?: string; maximumAmount?: number } | null;
+      const agreementId = payTo?.payToId ?? '';
+      // The agreement's limit is in whole units of the currency; the payer agreed to no more.
+      if (payTo?.maximumAmount !== undefined && amount > BigInt(payTo.maximumAmount) * 10n ** BigInt(currency.exponent)) {
+        throw new ApiError('AmountExceedsMaxAmountForPayToAgreement', {
+          message: `The PayTo agreement allows at most ${payTo.maximumAmount} ${currency.code} per payment`,
+        });
+      }
       return debits.debit(account, {
         id: chargeId,
         currency,
