@@ -25,7 +25,8 @@ export const PROVIDER_OUTCOME_TX = { maxWait: 30_000 } as const;
  * subscription on its account) the change is written as before, without a transaction or an event.
  */
 export function createChargeEvents({ db, config }: Dependencies, webhooks: Pick<WebhookService, 'record' | 'listens'>) {
-  const listened = async (charge: ListenedCharge) => charge.webhook !== null || webhooks.listens(charge.accountId, 'Transaction');
+  const listened = async (charge: ListenedCharge, tx?: Prisma.TransactionClient) =>
+    charge.webhook !== null || webhooks.listens(charge.accountId, 'Transaction', tx);
 
   async function record(tx: Prisma.TransactionClient, chargeId: string): Promise<void> {
     const charge = await tx.charge.findUniqueOrThrow({ where: { id: chargeId }, include: chargeInclude });
@@ -42,7 +43,7 @@ export function createChargeEvents({ db, config }: Dependencies, webhooks: Pick<
   return {
     /** In the transaction that changed the charge's status: records the event, when anyone listens. */
     async statusChanged(tx: Prisma.TransactionClient, charge: ListenedCharge): Promise<void> {
-      if (await listened(charge)) await record(tx, charge.id);
+      if (await listened(charge, tx)) await record(tx, charge.id);
     },
 
     /**

@@ -1,3 +1,4 @@
+import type { Prisma } from '@gateway/db';
 import type { WebhookType } from '../../schemas/webhook';
 import type { Dependencies } from '../deps';
 import { createDeliveryHandler, DELIVERY_QUEUE } from './delivery';
@@ -23,10 +24,11 @@ export function createWebhookService(deps: Dependencies) {
     /**
      * Whether the account has an active subscription to `type`, from the subscriptions this
      * process read in the last few seconds: lets a hot path (charges) skip the transaction an
-     * event needs when nobody listens.
+     * event needs when nobody listens. Inside a transaction, pass it: the embedded database has a
+     * single connection, which the transaction holds.
      */
-    listens: async (accountId: string, type: WebhookType) =>
-      (await subscriptions.active(deps.db, accountId)).some((s) => s.types.includes(type)),
+    listens: async (accountId: string, type: WebhookType, client: Prisma.TransactionClient = deps.db) =>
+      (await subscriptions.active(client, accountId)).some((s) => s.types.includes(type)),
     signingKey: signing.signingKey,
     rotateSigningKey: signing.rotateSigningKey,
     createSubscription: subscriptions.create,
