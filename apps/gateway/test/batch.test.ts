@@ -234,7 +234,11 @@ describe('batch webhooks', () => {
     );
     await drain();
     for (const path of ['/own', '/subscribed']) {
-      const received = receiver.at(path).filter((r) => r.data.batchId === batchId);
+      // Deliveries run in parallel and may arrive in any order: put them in the batch's order.
+      const received = receiver
+        .at(path)
+        .filter((r) => r.data.batchId === batchId)
+        .sort((x, y) => Number(x.data.progress) - Number(y.data.progress));
       expect(received.map((r) => [r.meta.type, r.meta.eventType, r.data.status, r.data.progress])).toEqual([
         ['batch', 'batch.status.changed', 'IN_PROGRESS', 0],
         ['batch', 'batch.status.changed', 'SUCCESS', 1],

@@ -67,6 +67,9 @@ describe('webhook subscriptions', () => {
       { url: 'ftp://example.com/x', types: ['Customer'] },
       { url: 'https://example', types: 'Customer' },
       { url: 'https://example', authorization: 42, types: ['Customer'] },
+      // Not sendable as a header value: refused here rather than failing every delivery.
+      { url: 'https://example', authorization: 'Bearer ключ', types: ['Customer'] },
+      { url: 'https://example', authorization: 'Bearer x\r\nX-Injected: 1', types: ['Customer'] },
     ];
     for (const body of bad) {
       const answer = await a.api.post('/webhook/subscription', body);

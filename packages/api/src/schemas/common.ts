@@ -103,7 +103,13 @@ export const geolocationInput = z.object({
 
 export const webhookInput = z.object({
   url: z.url({ protocol: /^https?$/ }).max(2000),
-  authorization: z.string().max(2000).optional(),
+  // Sent as the Authorization header: only characters a header value may hold (no CR/LF, no
+  // characters beyond Latin-1), refused here rather than failing every delivery later.
+  authorization: z
+    .string()
+    .max(2000)
+    .regex(/^[\t\x20-\x7e\x80-\xff]*$/, 'Only printable ASCII and Latin-1 characters (an HTTP header value)')
+    .optional(),
 });
 
 export const nameInput = z.string().max(40);

@@ -82,8 +82,12 @@ export function parseWireDate(value: string | number): Date | undefined {
     return valid(utc(Number(y), month, Number(d), Number(h), Number(mi), Number(s)) - offset * 60_000);
   }
 
-  // ISO 8601 with an offset or Z.
-  if (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(text)) {
+  // ISO 8601 with an offset or Z; a day the month does not have (02-30) is refused, not rolled over.
+  const iso = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.exec(text);
+  if (iso) {
+    const [, y, mo, d] = iso;
+    const calendarDay = new Date(utc(Number(y), Number(mo) - 1, Number(d)));
+    if (calendarDay.getUTCDate() !== Number(d) || calendarDay.getUTCMonth() !== Number(mo) - 1) return undefined;
     return valid(Date.parse(text));
   }
   return undefined;

@@ -23,6 +23,17 @@ describe('isNonPublicAddress', () => {
     'ff02::1',
     '::ffff:127.0.0.1',
     '::ffff:a9fe:a9fe',
+    '192.0.0.8',
+    '192.0.2.1',
+    '198.18.0.1',
+    '198.51.100.7',
+    '203.0.113.9',
+    '::a00:1',
+    '64:ff9b::a00:1',
+    '2002:a00:1::1',
+    'fec0::1',
+    '100::1',
+    '2001:db8::1',
   ])('refuses %s', (address) => expect(isNonPublicAddress(address)).toBe(true));
 
   it.each(['8.8.8.8', '172.32.0.1', '100.128.0.1', '192.169.0.1', '2606:4700::1111', '::ffff:8.8.8.8'])('allows %s', (address) =>
@@ -78,5 +89,12 @@ describe('webhook requests', () => {
     const closed = await postJson('http://127.0.0.1:1/', body, options(true));
     expect(closed.error).toMatch(/ECONNREFUSED/);
     expect(closed.refused).toBeUndefined();
+  });
+
+  it('settles, without sending, when Node cannot send a header value', async () => {
+    const before = seen.length;
+    const outcome = await postJson(`http://127.0.0.1:${port}/ok`, '{}', { ...options(true), headers: { authorization: 'a\r\nb' } });
+    expect(outcome).toMatchObject({ refused: true, error: expect.any(String) });
+    expect(seen.length).toBe(before);
   });
 });

@@ -17,13 +17,25 @@ const IPV4: ReadonlyArray<[string, number]> = [
   ['127.0.0.0', 8], // loopback
   ['169.254.0.0', 16], // link-local (cloud metadata services)
   ['172.16.0.0', 12], // private
+  ['192.0.0.0', 24], // IETF protocol assignments
+  ['192.0.2.0', 24], // documentation (TEST-NET-1)
   ['192.168.0.0', 16], // private
+  ['198.18.0.0', 15], // benchmarking
+  ['198.51.100.0', 24], // documentation (TEST-NET-2)
+  ['203.0.113.0', 24], // documentation (TEST-NET-3)
   ['224.0.0.0', 4], // multicast
   ['240.0.0.0', 4], // reserved, broadcast
 ];
 const IPV6: ReadonlyArray<[string, number]> = [
   ['::', 128], // unspecified
   ['::1', 128], // loopback
+  ['::', 96], // IPv4-compatible (deprecated): would reach IPv4 addresses unchecked
+  ['64:ff9b::', 96], // NAT64: would reach any IPv4 address
+  ['64:ff9b:1::', 48], // local-use NAT64
+  ['100::', 64], // discard
+  ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4: would reach any IPv4 address
+  ['fec0::', 10], // site-local (deprecated)
   ['fc00::', 7], // unique local
   ['fe80::', 10], // link-local
   ['ff00::', 8], // multicast
@@ -96,13 +108,20 @@ export function postJson(url: string, body: string, options: PostOptions): Promi
   const bytes = Buffer.from(body, 'utf8');
   const send = target.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve) => {
-    const request = send(target, {
-      method: 'POST',
-      headers: { ...options.headers, 'content-type': 'application/json', 'content-length': String(bytes.length) },
-      lookup: options.allowPrivate ? undefined : checkedLookup,
-      // A connection per delivery: a pooled socket would outlive the check of its address.
-      agent: false,
-    });
+    let request: ReturnType<typeof send>;
+    try {
+      request = send(target, {
+        method: 'POST',
+        headers: { ...options.headers, 'content-type': 'application/json', 'content-length': String(bytes.length) },
+        lookup: options.allowPrivate ? undefined : checkedLookup,
+        // A connection per delivery: a pooled socket would outlive the check of its address.
+        agent: false,
+      });
+    } catch (error) {
+      // Node refuses some requests at once (a header value it cannot send): nothing was sent.
+      resolve({ error: error instanceof Error ? error.message : String(error), refused: true });
+      return;
+    }
     // Covers the answer's body too: a receiver that never finishes it does not hold the socket.
     const timer = setTimeout(() => request.destroy(new Error(`No answer within ${options.timeoutMs / 1000} s`)), options.timeoutMs);
     request.on('close', () => clearTimeout(timer));

@@ -31,7 +31,7 @@ export function createOutbox({ clock, config, jobs }: Dependencies, subscription
      * when there is no destination.
      */
     async record(tx: Prisma.TransactionClient, event: WebhookEventInput): Promise<void> {
-      const subscribed = (await subscriptions.active(tx, event.accountId)).filter((s) => s.types.includes(event.type));
+      const subscribed = (await subscriptions.active(tx, event.accountId, { fresh: true })).filter((s) => s.types.includes(event.type));
       if (subscribed.length === 0 && !event.webhook) return;
       const eventId = newId();
       await tx.webhookEvent.create({

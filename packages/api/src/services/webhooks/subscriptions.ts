@@ -52,11 +52,15 @@ export function createWebhookSubscriptions({ db, clock, config }: Dependencies) 
   }
 
   return {
-    /** The account's active subscriptions, read through `tx` (the caller's transaction) unless cached. */
-    async active(tx: Prisma.TransactionClient, accountId: string): Promise<ActiveSubscription[]> {
+    /**
+     * The account's active subscriptions, read through `tx` (the caller's transaction), or from what
+     * this process read in the last few seconds unless `fresh` (the outbox always reads afresh: an
+     * event must reach a subscription another process has just made).
+     */
+    async active(tx: Prisma.TransactionClient, accountId: string, { fresh = false } = {}): Promise<ActiveSubscription[]> {
       const now = clock.now().getTime();
       const cached = cache.get(accountId);
-      if (cached && cached.until > now) return cached.subscriptions;
+      if (!fresh && cached && cached.until > now) return cached.subscriptions;
       const subscriptions = await tx.webhookSubscription.findMany({
         where: { accountId, dateRemoved: null },
         select: { id: true, url: true, types: true },
