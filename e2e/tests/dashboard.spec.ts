@@ -1,31 +1,60 @@
 import { expect, test } from '@playwright/test';
-import { charge, demo, merchantApi, screenshot } from './support';
+import { charge, dashboardUrl, demo, merchantApi, screenshot } from './support';
 
 const run = Date.now().toString(36);
 
+/** Whole cents of a money cell such as "A$1,030.50", to compare amounts exactly. */
+const cents = (text: string | null) => Number((text ?? '').replace(/\D/g, ''));
+
 test('the home page charts volume and success rate per provider from real charges', async ({ page }) => {
-  await charge({ amount: 30, providerId: demo.providers[1]?.providerId });
-  await charge({ amount: 5, providerId: demo.providers[1]?.providerId }, '4000000000000002');
-  await page.goto('/');
   const volume = page.getByRole('figure', { name: /Volume captured \(AUD\)/ });
   const success = page.getByRole('figure', { name: /Success rate/ });
+  // Today's volume of provider B (the second column of numbers), before and after charging it.
+  const volumeOfB = async () => {
+    await volume.getByText('Show the numbers').click();
+    return cents(await volume.getByRole('row').last().getByRole('cell').nth(1).textContent());
+  };
+  await page.goto('/');
+  const before = await volumeOfB();
+
+  await charge({ amount: 30.05, providerId: demo.providers[1]?.providerId });
+  await charge({ amount: 5, providerId: demo.providers[1]?.providerId }, '4000000000000002');
+  await page.reload();
   for (const chart of [volume, success]) {
     for (const provider of demo.providers) await expect(chart.getByRole('listitem').filter({ hasText: provider.name })).toBeVisible();
   }
   await expect(volume.locator('circle')).not.toHaveCount(0);
-  // The numbers behind the lines, for screen readers: today, provider B took at least 30 and failed at least once.
+  // The numbers behind the lines, for screen readers: today, provider B took 30.05 more (the
+  // declined 5 is not volume) and failed at least once.
+  expect((await volumeOfB()) - before).toBe(3005);
   await success.getByText('Show the numbers').click();
-  const today = success.getByRole('row').last();
-  await expect(today.getByRole('cell').nth(1)).not.toHaveText('—');
-  await volume.getByText('Show the numbers').click();
-  await expect(volume.getByRole('row').last()).toContainText('A$');
+  await expect(success.getByRole('row').last().getByRole('cell').nth(1)).not.toHaveText('—');
   await screenshot(page, 'home');
+});
+
+test('a page of another site cannot act with the staff session', async ({ page }) => {
+  // Another port of this machine is the same site: the SameSite=Lax cookie goes with its form.
+  const attacker = 'http://127.0.0.1:3197';
+  const target = `${dashboardUrl}/trpc/account.rotateSecretKey`;
+  await page.route(`${attacker}/**`, (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<form method="post" enctype="multipart/form-data" action="${target}"><input name="x" value="1"></form>
+        <script>document.forms[0].submit()</script>`,
+    }),
+  );
+  const [answer] = await Promise.all([page.waitForResponse(target), page.goto(`${attacker}/prize`)]);
+  expect(await answer.request().headerValue('cookie')).toContain('gateway_session=');
+  expect(answer.status()).toBe(415);
+  const api = await merchantApi();
+  expect((await api.get('/charge')).status()).toBe(200); // the secret key is the same
+  await api.dispose();
 });
 
 test.describe('charges', () => {
   test('search by reference, then refund part of the charge and see it in its history', async ({ page }) => {
     const reference = `refund-${run}`;
-    const created = await charge({ amount: 40, reference });
+    const created = await charge({ amount: 40.3, reference });
     await page.goto('/charges');
     await page.getByLabel('Reference').fill(reference);
     await page.getByRole('button', { name: 'Search' }).click();
@@ -37,20 +66,29 @@ test.describe('charges', () => {
 
     await results.getByRole('link').click();
     await expect(page).toHaveURL(`/charges/${String(created.chargeId)}`);
-    await expect(page.getByRole('heading', { level: 1 })).toContainText('A$40.00');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('A$40.30');
     const refund = page.getByRole('form', { name: 'Refund' });
-    await refund.getByLabel('Amount (AUD)').fill('15.5');
+    const amount = refund.getByLabel('Amount (AUD)');
+    await expect(amount).toHaveAccessibleDescription('Leave empty to refund all that is left (A$40.30)');
+    await amount.fill('15.5');
     await refund.getByLabel('Comment').fill('damaged box');
-    await refund.getByRole('button', { name: 'Refund' }).click();
+    // A double click refunds once.
+    const refunds: string[] = [];
+    page.on('request', (request) => void (request.url().includes('/trpc/charge.refund') && refunds.push(request.url())));
+    await refund.getByRole('button', { name: 'Refund' }).dblclick();
     await expect(page.getByRole('status').filter({ hasText: 'the charge is now PARTIAL REFUND' })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'History' })).toContainText('Refunded A$15.50 — “damaged box”');
+    const history = page.getByRole('region', { name: 'History' });
+    await expect(history).toContainText('Refunded A$15.50 — “damaged box”');
+    await expect(history.getByRole('listitem').filter({ hasText: 'Refunded' })).toHaveCount(1);
+    // What is left, counted in cents: 40.30 − 15.50 is 24.80 (24.799999999999997 in floating point).
+    await expect(amount).toHaveAccessibleDescription('Leave empty to refund all that is left (A$24.80)');
     await screenshot(page, 'charge-detail');
 
     const api = await merchantApi();
-    expect(await (await api.get(`/charge/${String(created.chargeId)}`)).json()).toMatchObject({
-      status: 'PARTIAL_REFUND',
-      refundedAmount: 15.5,
-    });
+    const stored = (await (await api.get(`/charge/${String(created.chargeId)}`)).json()) as { refunds: unknown[] };
+    expect(stored).toMatchObject({ status: 'PARTIAL_REFUND', refundedAmount: 15.5 });
+    expect(stored.refunds).toHaveLength(1);
+    expect(refunds).toHaveLength(1);
     await api.dispose();
   });
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { demo, merchantApi, screenshot } from './support';
+import { dashboardUrl, demo, merchantApi, screenshot } from './support';
 
 /** Runs last (its own project): it replaces the demo account's secret key, and signs out. */
 test('API keys: the public key is shown; a rotated secret key is revealed once and the old one stops working', async ({ page }) => {
@@ -25,15 +25,31 @@ test('API keys: the public key is shown; a rotated secret key is revealed once a
   await expect(page.getByRole('region', { name: 'Secret key' })).toContainText(`…${secretKey.slice(-4)}`);
 });
 
-test('signing out ends the session; signing in again goes back to the page asked for', async ({ page }) => {
+test('signing out ends the session; signing in again goes back to the page asked for, never to another site', async ({ page }) => {
+  const signIn = async () => {
+    await page.getByLabel('Email').fill(demo.staff.email);
+    await page.getByLabel('Password').fill(demo.staff.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+  };
+  await page.context().route(
+    (url) => url.hostname === 'evil.example',
+    (route) => route.fulfill({ contentType: 'text/html', body: '<h1>Evil</h1>' }),
+  );
   await page.goto('/');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
+
+  // A sign-in link whose `next` a browser reads as another site (`/\host` is `//host`) leads home.
+  await page.goto(`/sign-in?next=${encodeURIComponent('/\\evil.example/login')}`);
+  await signIn();
+  await expect(page.getByRole('navigation', { name: 'Dashboard' })).toBeVisible();
+  expect(page.url()).toBe(`${dashboardUrl}/`);
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+
   await page.goto('/charges?status=SUCCESS');
   await expect(page).toHaveURL(/\/sign-in\?next=%2Fcharges%3Fstatus%3DSUCCESS$/);
-  await page.getByLabel('Email').fill(demo.staff.email);
-  await page.getByLabel('Password').fill(demo.staff.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signIn();
   await expect(page).toHaveURL(/\/charges\?status=SUCCESS$/);
   await expect(page.getByLabel('Status', { exact: true })).toHaveValue('SUCCESS');
 });

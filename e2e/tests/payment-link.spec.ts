@@ -28,11 +28,13 @@ async function payerPage(browser: Browser, viewport = { width: 1280, height: 800
   return context.newPage();
 }
 
+const CCV = '737';
+
 async function fillCard(page: Page, cardNumber: string) {
   await expect(page.getByRole('button', { name: /^(Pay|Donate)$/ })).toBeEnabled();
   await page.getByLabel('Card number').fill(cardNumber);
   await page.getByLabel('Expiry date').fill('12/30');
-  await page.getByLabel('Security code (CCV)').fill('123');
+  await page.getByLabel('Security code (CCV)').fill(CCV);
   await page.getByLabel('Name on card').fill('Pat Payer');
 }
 
@@ -88,9 +90,11 @@ test('staff create a payment link with a live preview; a payer pays it, and a do
   await screenshot(payer, 'pay-success');
   await payer.waitForURL(`${MERCHANT_SITE}/thanks`);
 
-  // The card number went to the tokenisation endpoint only, and the payment was sent once.
-  const withCard = sent.filter((r) => r.body.includes(CARDS.approved));
-  expect(withCard.map((r) => r.url)).toEqual([`${gatewayUrl}/token/card`]);
+  // The card number and the CCV went to the gateway's tokenisation endpoint only, in no other
+  // request's URL or body (the CCV as a value, or under its name), and the payment was sent once.
+  const carries = (pattern: RegExp) => sent.filter((r) => pattern.test(r.url) || pattern.test(r.body)).map((r) => `${r.method} ${r.url}`);
+  expect(carries(new RegExp(CARDS.approved))).toEqual([`POST ${gatewayUrl}/token/card`]);
+  expect(carries(new RegExp(`ccv|cvv|cvc|["=:]\\s*"?${CCV}\\b`, 'i'))).toEqual([`POST ${gatewayUrl}/token/card`]);
   expect(sent.filter((r) => r.method === 'POST' && r.url.endsWith('/pay'))).toHaveLength(1);
   expect(await countPayments(url.split('/').pop() ?? '')).toBe(1);
 

@@ -31,6 +31,8 @@ export interface GatewayOptions {
   webhookAllowPrivate?: boolean;
   /** How long a webhook delivery waits for an answer (default 10 s). */
   webhookTimeoutMs?: number;
+  /** Dashboard sign-ins: password checks per minute, all emails together (default 30). */
+  passwordChecksPerMinute?: number;
 }
 
 export interface Gateway {
@@ -106,6 +108,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         ccvRetentionSeconds,
         allowPrivateWebhooks: options.webhookAllowPrivate,
         webhookTimeoutMs: options.webhookTimeoutMs,
+        passwordChecksPerMinute: options.passwordChecksPerMinute,
         dashboardUrl: options.dashboardUrl ?? 'http://127.0.0.1:3001',
       },
       jobs: createJobQueue({ db: database.prisma, clock }),

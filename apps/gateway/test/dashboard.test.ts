@@ -1,3 +1,4 @@
+import { ERRORS } from '@gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, client, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
 
@@ -15,13 +16,13 @@ interface TrpcAnswer<T> {
 }
 
 /** A browser of the dashboard: calls procedures as tRPC's http link does and keeps its cookie. */
-function browser() {
+function browser(gatewayUrl = t.url) {
   let cookie = '';
-  async function call<T>(procedure: string, input: unknown, method: 'GET' | 'POST'): Promise<TrpcAnswer<T>> {
+  async function call<T>(procedure: string, input: unknown, method: 'GET' | 'POST', headers = {}): Promise<TrpcAnswer<T>> {
     const query = method === 'GET' && input !== undefined ? `?input=${encodeURIComponent(JSON.stringify(input))}` : '';
-    const response = await fetch(`${t.url}/trpc/${procedure}${query}`, {
+    const response = await fetch(`${gatewayUrl}/trpc/${procedure}${query}`, {
       method,
-      headers: { ...(cookie && { cookie }), ...(method === 'POST' && { 'content-type': 'application/json' }) },
+      headers: { ...(cookie && { cookie }), ...(method === 'POST' && { 'content-type': 'application/json' }), ...headers },
       body: method === 'POST' ? JSON.stringify(input ?? {}) : undefined,
     });
     const setCookie = response.headers.getSetCookie();
@@ -31,7 +32,8 @@ function browser() {
   }
   return {
     query: <T = Record<string, unknown>>(procedure: string, input?: unknown) => call<T>(procedure, input, 'GET'),
-    mutate: <T = Record<string, unknown>>(procedure: string, input?: unknown) => call<T>(procedure, input, 'POST'),
+    mutate: <T = Record<string, unknown>>(procedure: string, input?: unknown, headers?: Record<string, string>) =>
+      call<T>(procedure, input, 'POST', headers),
     get cookie() {
       return cookie;
     },
@@ -52,17 +54,19 @@ beforeAll(async () => {
   await staff.create({ id: a.accountId }, { email: 'Ann@Example.com', name: 'Ann', password });
   await staff.create({ id: other.accountId }, { email: 'bob@example.com', name: 'Bob', password });
   await staff.create({ id: other.accountId }, { email: 'carl@example.com', name: 'Carl', password });
+  await staff.create({ id: other.accountId }, { email: 'dana@example.com', name: 'Dana', password });
 });
 afterAll(() => t.close());
 
 describe('staff sign-in', () => {
-  it('sets an http-only, SameSite=Lax session cookie whose token is stored only as a hash', async () => {
+  it('sets an http-only, SameSite=Lax, Secure session cookie whose token is stored only as a hash', async () => {
     const b = browser();
     const { status, data, setCookie } = await b.mutate('staff.signIn', { email: 'ann@example.com', password });
     expect(status).toBe(200);
     expect(data).toEqual({ email: 'ann@example.com', name: 'Ann', accountName: expect.any(String), defaultCurrency: 'AUD' });
     expect(setCookie).toHaveLength(1);
-    expect(setCookie[0]).toMatch(/^gateway_session=[\w-]{43}; Expires=.+; Path=\/; HttpOnly; SameSite=Lax$/);
+    // Secure although the dashboard is http://127.0.0.1:3001: browsers keep Secure cookies on this machine.
+    expect(setCookie[0]).toMatch(/^gateway_session=[\w-]{43}; Expires=.+; Path=\/; HttpOnly; SameSite=Lax; Secure$/);
     const expires = Date.parse(/Expires=([^;]+)/.exec(setCookie[0] ?? '')?.[1] ?? '');
     expect(expires - Date.now()).toBeGreaterThan(11 * 3600_000);
     expect(expires - Date.now()).toBeLessThanOrEqual(12 * 3600_000);
@@ -90,13 +94,38 @@ describe('staff sign-in', () => {
     }
   });
 
-  it('stops guessing after five failures for an email, even with the right password', async () => {
-    const b = browser();
-    for (let i = 0; i < 5; i += 1)
-      expect((await b.mutate('staff.signIn', { email: 'carl@example.com', password: `guess ${i}` })).status).toBe(401);
-    const blocked = await b.mutate('staff.signIn', { email: 'carl@example.com', password });
+  it('stops guessing after five failures for an email, however the attempts arrive and whatever address they claim', async () => {
+    const guesses = await Promise.all(
+      Array.from({ length: 7 }, (_, i) =>
+        browser().mutate('staff.signIn', { email: 'carl@example.com', password: `guess ${i}` }, { 'x-forwarded-for': `203.0.113.${i}` }),
+      ),
+    );
+    expect(guesses.map((g) => g.status).sort()).toEqual([401, 401, 401, 401, 401, 429, 429]);
+    const blocked = await browser().mutate('staff.signIn', { email: 'carl@example.com', password }, { 'x-forwarded-for': '198.51.100.1' });
     expect(blocked.status).toBe(429);
     expect(blocked.error?.data.apiError).toMatchObject({ code: 35 });
+    expect(blocked.setCookie).toEqual([]);
+  });
+
+  it('refuses sign-ins batched with other calls, before checking any password; a batch of one is a sign-in', async () => {
+    const batch = (procedures: string, inputs: unknown[]) =>
+      fetch(`${t.url}/trpc/${procedures}?batch=1`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(Object.fromEntries(inputs.map((input, i) => [i, input]))),
+      });
+    const refused = await batch('staff.signIn,staff.signIn', [
+      { email: 'dana@example.com', password: 'nope' },
+      { email: 'dana@example.com', password },
+    ]);
+    expect(refused.status).toBe(400);
+    const answers = (await refused.json()) as Array<{ error: { message: string } }>;
+    expect(answers.map((a) => a.error.message)).toEqual(Array(2).fill('Sign in with a call of its own, not in a batch'));
+    expect(refused.headers.getSetCookie()).toEqual([]);
+    // As the dashboard's batch link sends it.
+    const alone = await batch('staff.signIn', [{ email: 'dana@example.com', password }]);
+    expect(alone.status).toBe(200);
+    expect(alone.headers.getSetCookie()).toHaveLength(1);
   });
 
   it('signs out: the session ends and the cookie is cleared', async () => {
@@ -182,5 +211,82 @@ describe('staff see their account only', () => {
   it('keeps dashboard procedures off the REST API', async () => {
     expect((await a.api.get('/account/keys')).status).toBe(404);
     expect((await client(t.url).get('/trpc/account.keys', { 'x-secretkey': a.secretKey })).status).toBe(401);
+  });
+});
+
+describe('another site cannot act with the staff session', () => {
+  const batch = 'PaymentMethodId,Amount,Currency,Reference\npm_1,1.5,AUD,r\n';
+  let b: ReturnType<typeof browser>;
+  beforeAll(async () => {
+    b = await signedIn('ann@example.com');
+  });
+
+  it('refuses calls that change something unless they are JSON, as an HTML form cannot send', async () => {
+    const form = new FormData();
+    form.set('x', '1');
+    const bodies = [form, new Blob(['x'], { type: 'application/octet-stream' }), new Blob(['x'], { type: 'text/plain' })];
+    for (const body of bodies) {
+      // Even with the dashboard's own origin: only JSON is taken.
+      const response = await fetch(`${t.url}/trpc/account.rotateSecretKey`, {
+        method: 'POST',
+        headers: { cookie: b.cookie, origin: 'http://127.0.0.1:3001' },
+        body,
+      });
+      expect(response.status, String(body)).toBe(415);
+      const answer = (await response.json()) as { error: { data: { apiError: { code: number } } } };
+      expect(answer.error.data.apiError.code).toBe(ERRORS.ValidationError.code);
+    }
+    expect((await a.api.get('/charge')).status).toBe(200); // the secret key was not rotated
+  });
+
+  it('refuses calls from pages of another origin, as the browser tells in Sec-Fetch-Site or, older ones, in Origin', async () => {
+    const others: Array<Record<string, string>> = [
+      { 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' },
+      // Another port of this machine is the same site: the SameSite=Lax cookie comes along.
+      { 'sec-fetch-site': 'same-site', origin: 'http://127.0.0.1:8080' },
+      { origin: 'http://127.0.0.1:8080' },
+      { origin: 'null' },
+    ];
+    for (const headers of others) {
+      const answer = await b.mutate('account.rotateSecretKey', {}, headers);
+      expect(answer.status, JSON.stringify(headers)).toBe(403);
+      expect(answer.error?.data.apiError).toMatchObject({ code: ERRORS.AuthenticationAuthorizationError.code });
+    }
+    expect((await a.api.get('/charge')).status).toBe(200);
+    // Nor can it sign a browser in to an account of its choosing.
+    const signIn = await browser().mutate('staff.signIn', { email: 'ann@example.com', password }, { 'sec-fetch-site': 'cross-site' });
+    expect(signIn.status).toBe(403);
+    expect(signIn.setCookie).toEqual([]);
+  });
+
+  it("takes calls from the dashboard's pages, whatever name the browser reached it by, and from clients that are not browsers", async () => {
+    const callers: Array<Record<string, string>> = [
+      { 'sec-fetch-site': 'same-origin', origin: 'http://localhost:3001' },
+      { origin: 'http://127.0.0.1:3001' },
+      {},
+    ];
+    for (const headers of callers) {
+      expect((await b.mutate('batch.validate', { batch }, headers)).status, JSON.stringify(headers)).toBe(200);
+    }
+  });
+});
+
+describe('password checks, all emails together', () => {
+  it('are limited per minute, successful ones included, whatever the email', async () => {
+    let now = Date.now();
+    const g = await startTestGateway({ clock: { now: () => new Date(now) }, passwordChecksPerMinute: 3 });
+    try {
+      const account = await createAccount(g);
+      await g.gateway.services.staff.create({ id: account.accountId }, { email: 'erin@example.com', name: 'Erin', password });
+      const signIn = async (email: string) => (await browser(g.url).mutate('staff.signIn', { email, password })).status;
+      expect(await signIn('one@example.com')).toBe(401);
+      expect(await signIn('two@example.com')).toBe(401);
+      expect(await signIn('erin@example.com')).toBe(200);
+      expect(await signIn('erin@example.com')).toBe(429);
+      now += 60_000;
+      expect(await signIn('erin@example.com')).toBe(200);
+    } finally {
+      await g.close();
+    }
   });
 });

@@ -11,8 +11,6 @@ export interface Context {
     /** Request path, echoed as `resource` in error bodies. */
     path: string;
     headers: IncomingHttpHeaders;
-    /** The client's address, where known (sign-in limits). */
-    ip?: string;
   };
   /** Success status chosen by the procedure's meta (201 for creations); Set-Cookie values to send. */
   response: { status: number; cookies?: string[] };

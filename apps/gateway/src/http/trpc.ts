@@ -1,5 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import { appRouter, sessionTokenOf, toApiError, type Context, type Services } from '@gateway/api';
+import { ApiError } from '@gateway/core';
+import { TRPCError } from '@trpc/server';
+import type { TRPCRequestInfo } from '@trpc/server/http';
 import { nodeHTTPRequestHandler, type NodeHTTPRequest, type NodeHTTPResponse } from '@trpc/server/adapters/node-http';
 import type { Logger } from 'pino';
 import { bodyLimit } from './body';
@@ -12,24 +15,50 @@ function callBodyLimit(procedures: string): number {
   return Math.max(...procedures.split(',').map((procedure) => bodyLimit(`/${procedure.replace('.', '/')}`)));
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+/** A refusal in tRPC's terms (its status for a batch) carrying the API error the body shows. */
+function refused(code: TRPCError['code'], error: ApiError): TRPCError {
+  return new TRPCError({ code, message: error.message, cause: error });
+}
 
-/** The client's address: the socket's, or the one a proxy on this machine (the dashboard's server) forwarded. */
-function clientAddress(req: IncomingMessage): string {
-  const peer = req.socket.remoteAddress ?? 'unknown';
-  const forwarded = req.headers['x-forwarded-for'];
-  const last = (Array.isArray(forwarded) ? forwarded.at(-1) : forwarded)?.split(',').at(-1)?.trim();
-  return LOOPBACK.has(peer) && last ? last : peer;
+const headerOf = (req: IncomingMessage, name: string) => [req.headers[name]].flat()[0]?.trim().toLowerCase();
+
+/**
+ * Why a call must not run, if it must not. Calls that change something (every method but GET)
+ * must be JSON, which a page of another origin can send only after a CORS preflight that /trpc
+ * never grants (tRPC itself also takes multipart/form-data and application/octet-stream, which
+ * any HTML form can send), and must come from the dashboard's own pages: a browser says where a
+ * request comes from in Sec-Fetch-Site, or, if it is too old for that, in Origin. A client that
+ * sends neither is not a browser, so carries no one's cookie but its own. A sign-in is a call of
+ * its own (the dashboard's batch link sends it as a batch of one): a batch of them would check
+ * many passwords in one request.
+ */
+function refusal(req: IncomingMessage, info: TRPCRequestInfo, dashboardOrigin: string): TRPCError | undefined {
+  if (info.calls.length > 1 && info.calls.some((call) => call.path === 'staff.signIn')) {
+    return refused('BAD_REQUEST', new ApiError('ValidationError', { message: 'Sign in with a call of its own, not in a batch' }));
+  }
+  if (req.method === 'GET') return undefined;
+  if (headerOf(req, 'content-type')?.split(';')[0]?.trim() !== 'application/json') {
+    return refused('UNSUPPORTED_MEDIA_TYPE', new ApiError('ValidationError', { http: 415, message: 'The request body must be JSON' }));
+  }
+  const site = headerOf(req, 'sec-fetch-site');
+  const origin = headerOf(req, 'origin');
+  if (site ? site !== 'same-origin' : origin !== undefined && origin !== dashboardOrigin) {
+    return refused(
+      'FORBIDDEN',
+      new ApiError('AuthenticationAuthorizationError', { message: 'Only the dashboard’s own pages may call this' }),
+    );
+  }
+  return undefined;
 }
 
 /**
  * Serves the core router over tRPC at /trpc/* for the dashboard, whose server proxies it so the
  * browser sees one origin. A staff member's session cookie sets ctx.account, so the procedures of
  * the REST API (charge search, capture…) serve the dashboard with no second implementation.
- * Cross-site requests cannot use the cookie: it is SameSite=Lax, and tRPC takes mutations only as
- * JSON, which a cross-origin page can send only after a CORS preflight that /trpc never grants.
+ * Another site cannot act with the cookie: see `refusal` (and the cookie is SameSite=Lax).
  */
 export function createTrpcHandler(services: Services, logger: Logger) {
+  const dashboardOrigin = URL.canParse(services.config.dashboardUrl) ? new URL(services.config.dashboardUrl).origin : '';
   return (req: IncomingMessage & NodeHTTPRequest, res: NodeHTTPResponse, path: string) => {
     const procedures = path.slice('/trpc/'.length);
     return nodeHTTPRequestHandler({
@@ -38,12 +67,14 @@ export function createTrpcHandler(services: Services, logger: Logger) {
       res,
       path: procedures,
       maxBodySize: callBodyLimit(procedures),
-      createContext: async (): Promise<Context> => {
+      createContext: async ({ info }): Promise<Context> => {
+        const problem = refusal(req, info, dashboardOrigin);
+        if (problem) throw problem;
         const token = sessionTokenOf(req.headers);
         const session = token ? await services.staff.bySessionToken(token) : null;
         return {
           services,
-          request: { method: req.method ?? 'GET', path, headers: req.headers, ip: clientAddress(req) },
+          request: { method: req.method ?? 'GET', path, headers: req.headers },
           response: { status: 200 },
           account: session?.account ?? null,
           staff: session?.staff ?? null,

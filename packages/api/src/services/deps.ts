@@ -20,6 +20,8 @@ export interface ServiceConfig {
   allowPrivateWebhooks?: boolean;
   /** How long a webhook delivery waits for the receiver's answer (default 10 s). */
   webhookTimeoutMs?: number;
+  /** Dashboard sign-ins: password checks per minute, all emails together (default 30). */
+  passwordChecksPerMinute?: number;
 }
 
 export interface Dependencies {

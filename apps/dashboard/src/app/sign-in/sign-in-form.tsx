@@ -7,16 +7,26 @@ import { Message } from '../../components/message';
 import { useHydrated } from '../../lib/hydrated';
 import { errorMessage, useTRPC } from '../../lib/trpc';
 
-/** Only paths of this dashboard: a `next` that points elsewhere would make this an open redirect. */
+/**
+ * Only pages of this dashboard: a `next` that points elsewhere would make this an open redirect.
+ * The browser's own URL parser decides, so no spelling (`//host`, `/\host`, `https:…`, tabs)
+ * can make it read another origin.
+ */
 function safeNext(next: string | null): string {
-  return next && /^\/(?!\/)/.test(next) ? next : '/';
+  const { origin } = window.location;
+  try {
+    const url = new URL(next ?? '/', origin);
+    return url.origin === origin ? `${url.pathname}${url.search}` : '/';
+  } catch {
+    return '/';
+  }
 }
 
 export function SignInForm() {
   const trpc = useTRPC();
   const router = useRouter();
-  const next = safeNext(useSearchParams().get('next'));
-  const signIn = useMutation(trpc.staff.signIn.mutationOptions({ onSuccess: () => router.replace(next) }));
+  const next = useSearchParams().get('next');
+  const signIn = useMutation(trpc.staff.signIn.mutationOptions({ onSuccess: () => router.replace(safeNext(next)) }));
   const hydrated = useHydrated();
   return (
     <form

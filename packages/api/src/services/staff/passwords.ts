@@ -10,11 +10,30 @@ const KEY_LENGTH = 32;
 /** Refuse stored parameters beyond this: a corrupted row must not make a sign-in eat the memory. */
 const MAX_N = 2 ** 20;
 
+/** Runs the tasks given to it one after the other, each once the previous one has settled. */
+export function oneAtATime() {
+  let previous: Promise<unknown> = Promise.resolve();
+  return <T>(task: () => Promise<T>): Promise<T> => {
+    const result = previous.then(task, task);
+    previous = result.catch(() => undefined);
+    return result;
+  };
+}
+
+/**
+ * One derivation at a time (128 MB and most of a core each): however many sign-ins arrive
+ * together, the others wait their turn instead of taking the machine's memory and CPU.
+ */
+const inTurn = oneAtATime();
+
 function derive(password: string, salt: Buffer, { N, r, p }: typeof COST): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+  return inTurn(
+    () =>
+      new Promise((resolve, reject) =>
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N, r, p, maxmem: 256 * N * r }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
   );
 }
 

@@ -2,13 +2,18 @@
 
 import { canTransition, type ChargeStatus } from '@gateway/core/charge/status';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Field } from '../../../../components/field';
 import { Message } from '../../../../components/message';
+import { amountLeft, formatMoney } from '../../../../lib/format';
 import { errorMessage, useTRPC } from '../../../../lib/trpc';
 import type { Charge } from '../../../../lib/types';
 
-/** One action on a charge: its fields, a button, and its error announced. */
+/**
+ * One action on a charge: its fields, a button, and its error announced. A click while the action
+ * is under way is ignored: `isPending` disables the button only once React renders again, too late
+ * for the second click of a double click, so a ref (set at once) guards the submission.
+ */
 function ActionForm({
   title,
   submit,
@@ -19,16 +24,24 @@ function ActionForm({
   title: string;
   submit: string;
   mutation: { isPending: boolean; error: unknown };
-  onSubmit: (data: FormData) => void;
+  onSubmit: (data: FormData) => Promise<unknown>;
   children?: ReactNode;
 }) {
+  const busy = useRef(false);
   return (
     <form
       className="stack"
       aria-label={title}
       onSubmit={(event) => {
         event.preventDefault();
-        onSubmit(new FormData(event.currentTarget));
+        if (busy.current) return;
+        busy.current = true;
+        // A failure is shown from mutation.error.
+        void onSubmit(new FormData(event.currentTarget))
+          .catch(() => undefined)
+          .finally(() => {
+            busy.current = false;
+          });
       }}
     >
       <h3>{title}</h3>
@@ -68,7 +81,7 @@ export function ChargeActions({ charge }: { charge: Charge }) {
   const voidCharge = useMutation(trpc.charge.void.mutationOptions({ onSuccess }));
   const refund = useMutation(trpc.charge.refund.mutationOptions({ onSuccess }));
   const status = charge.status as ChargeStatus;
-  const left = charge.amount - charge.refundedAmount;
+  const left = amountLeft(charge.amount, charge.refundedAmount, currency);
   const actions = [
     canTransition(status, 'capture') && (
       <ActionForm
@@ -76,9 +89,12 @@ export function ChargeActions({ charge }: { charge: Charge }) {
         title="Capture"
         submit="Capture"
         mutation={capture}
-        onSubmit={(d) => capture.mutate({ chargeId, amount: text(d, 'amount') })}
+        onSubmit={(d) => capture.mutateAsync({ chargeId, amount: text(d, 'amount') })}
       >
-        <AmountField currency={currency} hint={`Leave empty to capture all ${charge.authorisationAmount ?? charge.amount}`} />
+        <AmountField
+          currency={currency}
+          hint={`Leave empty to capture all ${formatMoney(charge.authorisationAmount ?? charge.amount, currency)}`}
+        />
       </ActionForm>
     ),
     canTransition(status, 'void') && (
@@ -87,7 +103,7 @@ export function ChargeActions({ charge }: { charge: Charge }) {
         title="Void"
         submit="Void the authorisation"
         mutation={voidCharge}
-        onSubmit={() => voidCharge.mutate({ chargeId })}
+        onSubmit={() => voidCharge.mutateAsync({ chargeId })}
       />
     ),
     canTransition(status, 'refund') && (
@@ -96,9 +112,12 @@ export function ChargeActions({ charge }: { charge: Charge }) {
         title="Refund"
         submit="Refund"
         mutation={refund}
-        onSubmit={(d) => refund.mutate({ chargeId, amount: text(d, 'amount'), comment: text(d, 'comment') })}
+        onSubmit={(d) => refund.mutateAsync({ chargeId, amount: text(d, 'amount'), comment: text(d, 'comment') })}
       >
-        <AmountField currency={currency} hint={`Leave empty to refund all that is left (${left})`} />
+        <AmountField
+          currency={currency}
+          hint={`Leave empty to refund all that is left${left === undefined ? '' : ` (${formatMoney(left, currency)})`}`}
+        />
         <Field label="Comment">{(props) => <input name="comment" maxLength={500} {...props} />}</Field>
       </ActionForm>
     ),
