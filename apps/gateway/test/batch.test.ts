@@ -163,6 +163,8 @@ describe('a batch request that is not valid', () => {
     ['an amount that is not a number', { batch: csv('pm_1,1,AUD,a', 'pm_2,ten,AUD,b') }, 102, { line: '3', field: 'Amount' }],
     ['a zero amount', { batch: csv('pm_1,0,AUD,a', 'pm_2,1,AUD,b') }, 102, { line: '2', field: 'Amount' }],
     ['cents in a currency without', { batch: csv('pm_1,100,JPY,a', 'pm_2,100.5,JPY,b') }, 102, { line: '3', field: 'Amount' }],
+    ['an amount in exponent form', { batch: csv('pm_1,1,AUD,a', 'pm_2,1e3,AUD,b') }, 102, { line: '3', field: 'Amount' }],
+    ['an amount in upper-case exponent form', { batch: csv('pm_1,1E2,AUD,a', 'pm_2,1,AUD,b') }, 102, { line: '2', field: 'Amount' }],
     ['an unknown currency', { batch: csv('pm_1,1,AUD,a', 'pm_2,1,ZZZ,b') }, 102, { line: '3', field: 'Currency' }],
     [
       'a reference over 40 characters',
@@ -172,6 +174,13 @@ describe('a batch request that is not valid', () => {
     ],
     ['no payment method id', { batch: csv('pm_1,1,AUD,a', ' ,1,AUD,b') }, 102, { line: '3', field: 'PaymentMethodId' }],
     ['a quote left open', { batch: csv('pm_1,1,AUD,a', 'pm_2,1,AUD,"b') }, 102, { line: '3', field: 'batch' }],
+    ['a card number as payment method', { batch: csv('pm_1,1,AUD,a', `${VISA},1,AUD,b`) }, 102, { line: '3', field: 'PaymentMethodId' }],
+    [
+      'more than 100,000 transactions',
+      { count: 100_001, batch: csv(...Array.from({ length: 100_001 }, () => 'pm,1,AUD,')) },
+      101,
+      { field: 'batch' },
+    ],
   ];
 
   it.each(cases)('is refused whole, nothing stored: %s', async (_name, fields, code, details) => {
@@ -184,13 +193,65 @@ describe('a batch request that is not valid', () => {
     expect((await b.api.get<{ count: number }>('/batch')).body.count).toBe(0);
   });
 
-  it('is refused without its required fields (90) and above 10 MB (413)', async () => {
+  it('is refused without its required fields (90) and above 10 MB (413, an invalid batch: 101)', async () => {
     expect(await submit({ description: 'no count', batch: csv('pm_1,1,AUD,a') })).toMatchObject({ status: 400, body: { code: 90 } });
     expect(await submit({ count: 1, description: 'no batch' })).toMatchObject({ status: 400, body: { code: 90 } });
     const line = `${'p'.repeat(32)},1,AUD,${'r'.repeat(40)}`;
     const count = Math.ceil((10 * 1024 * 1024) / line.length);
     const huge = await submit({ count, description: 'huge', batch: `${HEADER}\n${`${line}\n`.repeat(count)}` });
-    expect(huge).toMatchObject({ status: 413, body: { code: 90 } });
+    expect(huge).toMatchObject({
+      status: 413,
+      body: {
+        code: 101,
+        message: 'The request body is larger than 10 MB',
+        resource: '/batch/transaction/payment_method',
+        details: { field: 'batch', reason: 'The request body is larger than 10 MB' },
+      },
+    });
+  });
+
+  it('quotes at most 16 characters of a value, a card number in it masked', async () => {
+    const currency = `${VISA}${'x'.repeat(100_000)}`;
+    const { status, body } = await submit({ count: 1, description: 'echo', batch: csv(`pm_1,1,${currency},a`) });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ code: 102, details: { line: '2', field: 'Currency' } });
+    expect((body.details as Body).reason).toBe('Currency "411111******1111…" is not an ISO 4217 currency');
+    expect(JSON.stringify(body).length).toBeLessThan(1000);
+  });
+});
+
+describe('a chunk that cannot finish', () => {
+  it('does not hold up the rest of its batch, and its row is charged once it can be', async () => {
+    const method = await savedCard();
+    // Chunks of 50 rows, two at a time: lines 1–50 and 51–100 first, then 101–120 in the first's lane.
+    const rows = 120;
+    const batchId = await submitted(csv(...Array.from({ length: rows }, (_, n) => `${method},1,AUD,lane-${n + 1}`)));
+    const { prisma } = t.gateway.database;
+    // The first row's charge is still being made (as a debit awaiting settlement): its chunk fails
+    // and waits for a retry, minutes away.
+    const first = await prisma.batchRow.findFirstOrThrow({ where: { batchId, line: 1 } });
+    await prisma.charge.create({
+      data: {
+        id: first.chargeId,
+        accountId: a.accountId,
+        batchId,
+        status: 'PROCESSING',
+        paymentType: 'BANK_ACCOUNT',
+        currency: 'AUD',
+        amount: 100n,
+      },
+    });
+    await drain();
+    expect((await a.api.get(`/batch/${batchId}/status`)).body).toMatchObject({ status: 'IN_PROGRESS', success: rows - 1, failure: 0 });
+    expect(await prisma.job.findUniqueOrThrow({ where: { dedupeKey: `batch:${batchId}:0` } })).toMatchObject({ status: 'PENDING' });
+
+    // The charge made, the first chunk's retry records the row, once, and the batch is done.
+    await prisma.charge.update({ where: { id: first.chargeId }, data: { status: 'SUCCESS' } });
+    await prisma.job.update({ where: { dedupeKey: `batch:${batchId}:0` }, data: { runAt: new Date() } });
+    await drain();
+    expect((await a.api.get(`/batch/${batchId}/status`)).body).toMatchObject({ status: 'SUCCESS', success: rows, progress: 1 });
+    const charges = await a.api.get<{ count: number }>(`/charge?BatchId=${batchId}&Limit=1`);
+    expect(charges.body.count).toBe(rows);
   });
 });
 

@@ -138,6 +138,23 @@ describe.each([
     expect(await job(again)).toMatchObject({ status: 'SUCCEEDED' });
   });
 
+  it('brings a pending job forward with advance, never back, and leaves a started one alone', async () => {
+    const at = (ms: number) => new Date(clock.now().getTime() + ms);
+    const runAt = async (id: string) => (await job(id))!.runAt;
+    const id = await queue.enqueue('chunk', { n: 1 }, { dedupeKey: 'chunk:1', runAt: at(DAY), advance: true });
+    expect(await queue.enqueue('chunk', { n: 1 }, { dedupeKey: 'chunk:1', runAt: at(SECOND) })).toBe(id);
+    expect(await runAt(id)).toEqual(at(DAY));
+    expect(await queue.enqueue('chunk', { n: 1 }, { dedupeKey: 'chunk:1', runAt: at(2 * DAY), advance: true })).toBe(id);
+    expect(await runAt(id)).toEqual(at(DAY));
+    expect(await queue.enqueue('chunk', { n: 1 }, { dedupeKey: 'chunk:1', advance: true })).toBe(id);
+    expect(await runAt(id)).toEqual(clock.now());
+    await worker({ chunk: async () => {} }).runDue();
+    clock.advance(DAY);
+    expect(await queue.enqueue('chunk', { n: 1 }, { dedupeKey: 'chunk:1', advance: true })).toBe(id);
+    expect(await job(id)).toMatchObject({ status: 'SUCCEEDED', runAt: at(-DAY) });
+    expect(await count('Job')).toBe(1);
+  });
+
   it('runs a job no earlier than its runAt by the injected clock', async () => {
     const w = worker({ renew: async () => {} });
     const id = await queue.enqueue('renew', {}, { runAt: new Date(clock.now().getTime() + 365 * DAY) });

@@ -7,9 +7,14 @@ export interface EnqueueOptions {
   runAt?: Date;
   /**
    * At most one job ever carries this key (the row keeps it after the job finished): enqueueing
-   * again returns the existing job's id and changes nothing.
+   * again returns the existing job's id and changes nothing (see `advance`).
    */
   dedupeKey?: string;
+  /**
+   * With `dedupeKey`: a job of that key still pending is moved to `runAt` when that is sooner,
+   * instead of left unchanged (to bring forward a job enqueued for later).
+   */
+  advance?: boolean;
   /** Runs before the job fails for good (the table's default, 10, when absent). */
   maxAttempts?: number;
   /** The caller's interactive transaction: the job exists only if that transaction commits. */
@@ -30,12 +35,15 @@ export function createJobQueue({ db, clock }: { db: Db; clock: Clock }): JobQueu
     }
     const sql = opts.tx ?? db;
     const now = clock.now();
-    // ON CONFLICT DO NOTHING, unlike a failed INSERT, leaves the caller's transaction usable.
+    // ON CONFLICT, unlike a failed INSERT, leaves the caller's transaction usable.
+    const onConflict = opts.advance
+      ? Prisma.sql`DO UPDATE SET "runAt" = EXCLUDED."runAt" WHERE "Job"."status" = 'PENDING' AND "Job"."runAt" > EXCLUDED."runAt"`
+      : Prisma.sql`DO NOTHING`;
     const inserted = await sql.$queryRaw<{ id: string }[]>`
       INSERT INTO "Job" ("id", "queue", "payload", "runAt", "maxAttempts", "dedupeKey", "createdAt")
       VALUES (${newId()}, ${queue}, ${JSON.stringify(payload)}::jsonb, ${at(opts.runAt ?? now)},
               ${opts.maxAttempts ?? Prisma.sql`DEFAULT`}, ${opts.dedupeKey ?? null}, ${at(now)})
-      ON CONFLICT ("dedupeKey") DO NOTHING
+      ON CONFLICT ("dedupeKey") ${onConflict}
       RETURNING "id"`;
     if (inserted[0]) return inserted[0].id;
     const [existing] = await sql.$queryRaw<{ id: string }[]>`SELECT "id" FROM "Job" WHERE "dedupeKey" = ${opts.dedupeKey}`;

@@ -4,23 +4,26 @@ import { findImpreciseNumber } from './json-numbers';
 
 const MB = 1024 * 1024;
 
+const isBatch = (path: string) => path.toLowerCase().startsWith('/batch');
+
 /** Batches may carry up to 10 MB of CSV; every other request is small. */
 export function bodyLimit(path: string): number {
-  return path.toLowerCase().startsWith('/batch') ? 10 * MB : 1 * MB;
+  return isBatch(path) ? 10 * MB : 1 * MB;
 }
 
 /**
  * Reads and parses a JSON request body. Any content type is read as JSON (some clients omit it
  * or add a charset); an empty body, `{}` and `[]` all mean "no fields".
  */
-export async function readJsonBody(req: IncomingMessage, limit: number): Promise<Record<string, unknown>> {
+export async function readJsonBody(req: IncomingMessage, path: string): Promise<Record<string, unknown>> {
+  const limit = bodyLimit(path);
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
+  if (Number.isFinite(declared) && declared > limit) throw tooLarge(path);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > limit) throw tooLarge(limit);
+    if (size > limit) throw tooLarge(path);
     chunks.push(chunk as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
@@ -44,6 +47,9 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   return parsed as Record<string, unknown>;
 }
 
-function tooLarge(limit: number): ApiError {
-  return new ApiError('ValidationError', { http: 413, message: `The request body is larger than ${limit / MB} MB` });
+/** 413 with the error body; a batch too large is an invalid batch (101), as any other refused batch file. */
+function tooLarge(path: string): ApiError {
+  const message = `The request body is larger than ${bodyLimit(path) / MB} MB`;
+  if (!isBatch(path)) return new ApiError('ValidationError', { http: 413, message });
+  return new ApiError('InvalidBatch', { http: 413, message, details: { field: 'batch', reason: message } });
 }

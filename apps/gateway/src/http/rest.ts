@@ -4,7 +4,7 @@ import { ApiError } from '@gateway/core';
 import type { Logger } from 'pino';
 import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { maskDigits } from '../logger';
-import { bodyLimit, readJsonBody } from './body';
+import { readJsonBody } from './body';
 
 type Router = typeof appRouter;
 
@@ -72,7 +72,7 @@ export function createRestHandler(services: Services, logger: Logger) {
       if (!req.url?.startsWith('/')) throw new ApiError('ValidationError', { message: 'The request target must be a path' });
       (req as IncomingMessage & { query?: unknown }).query = queryOf(req);
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
-        (req as IncomingMessage & { body?: unknown }).body = await readJsonBody(req, bodyLimit(requestPath));
+        (req as IncomingMessage & { body?: unknown }).body = await readJsonBody(req, requestPath);
         req.headers['content-type'] = 'application/json';
       }
     } catch (cause) {

@@ -8,8 +8,8 @@ export const meta: Meta = {
     tags: ['Batch'],
     summary: 'Charge saved payment methods from a CSV',
     description:
-      'Checks the whole request (101 for the request, 102 for a line, with details.line), then answers the batch, CREATED, ' +
-      'at once; its rows are charged in the background (docs/batches.md).',
+      'Checks the whole request (101 for the request, e.g. over 10 MB or 100,000 rows; 102 for a line, with details.line), ' +
+      'then answers the batch, CREATED, at once; its rows are charged in the background (docs/batches.md).',
     protect: true,
   },
   idempotent: true,

@@ -90,7 +90,7 @@ export function createBatchService(deps: Dependencies, processingDeps: BatchProc
           await processing.start(tx, created);
           return created;
         },
-        // A batch of 10 MB (some 200,000 rows) takes seconds to write.
+        // A batch of MAX_ROWS (100,000) rows takes seconds to write.
         { timeout: 120_000 },
       );
       return toBatchStatusView(batch);

@@ -1,6 +1,6 @@
 import { ApiError } from '@gateway/core';
 import { describe, expect, it } from 'vitest';
-import { checkBatch, readBatch } from './input';
+import { checkBatch, echo, MAX_ROWS, readBatch } from './input';
 
 const HEADER = 'PaymentMethodId,Amount,Currency,Reference';
 const csv = (...lines: string[]) => [HEADER, ...lines].join('\n');
@@ -48,6 +48,54 @@ describe('checkBatch', () => {
     const many = checkBatch({ batch: csv(...Array.from({ length: 150 }, () => 'pm,0,AUD,x')) });
     expect(many).toMatchObject({ count: 150, truncated: true });
     expect(many.problems).toHaveLength(100);
+  });
+
+  it(`takes up to ${MAX_ROWS} transactions and refuses more (101) without checking their lines`, () => {
+    const rows = (n: number) => csv(...Array.from({ length: n }, () => 'pm,1,AUD,'));
+    expect(checkBatch({ batch: rows(MAX_ROWS) })).toMatchObject({ count: MAX_ROWS, problems: [] });
+    const over = checkBatch({ count: 1, batch: `${rows(MAX_ROWS + 1)}\npm,ten,ZZZ,` });
+    expect(over).toMatchObject({ count: MAX_ROWS + 2, transactions: [] });
+    expect(over.problems).toEqual([
+      { code: 101, field: 'batch', reason: 'The batch has 100,002 transactions, more than 100,000: split it' },
+    ]);
+  });
+
+  it('refuses amounts in exponent form: a CSV amount is a plain decimal', () => {
+    const batch = csv('pm_1,1e3,AUD,a', 'pm_2,1E2,JPY,b', 'pm_3,2.5e-1,AUD,c', 'pm_4,1000,AUD,d');
+    const { problems, transactions } = checkBatch({ batch });
+    expect(problems.map(({ code, line, field, reason }) => [code, line, field, reason])).toEqual([
+      [102, 2, 'Amount', 'Amount must be a plain decimal, without an exponent'],
+      [102, 3, 'Amount', 'Amount must be a plain decimal, without an exponent'],
+      [102, 4, 'Amount', 'Amount must be a plain decimal, without an exponent'],
+    ]);
+    expect(transactions).toEqual([{ paymentMethodId: 'pm_4', amount: 100000n, currency: 'AUD', reference: 'd' }]);
+  });
+
+  it('quotes a value at most 16 characters long, card-like digits masked, and refuses a card number as payment method', () => {
+    const currency = (value: string) => checkBatch({ batch: csv(`pm_1,1,${value},a`) }).problems[0]?.reason;
+    expect(currency('XYZ')).toBe('Currency "XYZ" is not an ISO 4217 currency');
+    expect(currency('y'.repeat(100_000))).toBe(`Currency "${'y'.repeat(16)}…" is not an ISO 4217 currency`);
+    expect(currency('4111111111111111')).toBe('Currency "411111******1111" is not an ISO 4217 currency');
+    const cardNumber = checkBatch({ batch: csv('4111 1111 1111 1111,1,AUD,a') }).problems;
+    expect(cardNumber).toEqual([
+      {
+        code: 102,
+        line: 2,
+        field: 'PaymentMethodId',
+        reason: 'PaymentMethodId looks like a card number: send the id of a saved payment method',
+      },
+    ]);
+  });
+});
+
+describe('echo', () => {
+  it('masks each run of 12 digits or more (spaces and dashes between) to its first 6 and last 4, then cuts at 16 characters', () => {
+    expect(echo('AUD')).toBe('AUD');
+    expect(echo('12345678901')).toBe('12345678901');
+    expect(echo('4111-1111-1111-1111')).toBe('411111******1111');
+    expect(echo('card 4111 1111 1111 1111 exp')).toBe('card 411111*****…');
+    expect(echo('5555555555554444'.repeat(3))).toBe('555555**********…');
+    expect(echo('x'.repeat(17))).toBe(`${'x'.repeat(16)}…`);
   });
 });
 

@@ -1,4 +1,4 @@
-import { ApiError, findCurrency, parseAmount, type AmountProblem } from '@gateway/core';
+import { ApiError, findCurrency, maskCardNumber, normaliseCardNumber, parseAmount, type AmountProblem, type Currency } from '@gateway/core';
 import type { NewBatch } from '../../schemas/batch';
 import { CsvSyntaxError, parseCsv, type CsvRecord } from './csv';
 
@@ -8,6 +8,10 @@ export const INPUT_COLUMNS = ['PaymentMethodId', 'Amount', 'Currency', 'Referenc
 const MAX_DESCRIPTION = 100;
 const MAX_PAYMENT_METHOD_ID = 64;
 const MAX_REFERENCE = 40;
+/** Transactions a batch holds at most: a 10 MB file of tiny lines would otherwise be some 1,000,000. */
+export const MAX_ROWS = 100_000;
+/** Characters of a CSV value a problem quotes at most: the file is the merchant's, not worth sending back. */
+const MAX_ECHO = 16;
 /** Problems a check lists at most: a file that is wrong throughout would otherwise list every line. */
 const MAX_PROBLEMS = 100;
 
@@ -55,6 +59,29 @@ const AMOUNT_PROBLEMS: Record<AmountProblem, (currency: string, exponent: number
 
 const HEADER = INPUT_COLUMNS.join(',');
 
+/** 12 digits or more, single spaces or dashes allowed between them: what may be a card number. */
+const DIGIT_RUN = /\d(?:[ -]?\d){11,}/g;
+
+/**
+ * A CSV value as a problem quotes it: each run of 12 digits or more masked to its first six and
+ * last four digits (as cards are shown), then cut to MAX_ECHO characters and an ellipsis.
+ */
+export function echo(value: string): string {
+  const masked = value.replace(DIGIT_RUN, (run) => maskCardNumber(run.replace(/\D/g, '')));
+  return masked.length > MAX_ECHO ? `${masked.slice(0, MAX_ECHO)}…` : masked;
+}
+
+/**
+ * The amount in minor units, or why it is not one. A CSV amount is a plain decimal: parseAmount
+ * also reads the exponent form of JSON numbers (1e3), which in a CSV is a cell a spreadsheet
+ * rounded (1.23457E+15).
+ */
+function readAmount(text: string, currency: Currency): { minor: bigint } | { reason: string } {
+  if (/[eE]/.test(text)) return { reason: 'Amount must be a plain decimal, without an exponent' };
+  const amount = parseAmount(text, currency);
+  return amount.ok ? amount : { reason: AMOUNT_PROBLEMS[amount.problem](currency.code, currency.exponent) };
+}
+
 /** The CSV's records, or the syntax problem that stops reading it. */
 function records(text: string): CsvRecord[] | BatchProblem {
   try {
@@ -75,15 +102,16 @@ function checkLine({ line, fields }: CsvRecord): BatchLine | BatchProblem[] {
   const problems: BatchProblem[] = [];
   if (paymentMethodId === '' || paymentMethodId.length > MAX_PAYMENT_METHOD_ID) {
     problems.push(problem('PaymentMethodId', `PaymentMethodId must have 1 to ${MAX_PAYMENT_METHOD_ID} characters`));
+  } else if (normaliseCardNumber(paymentMethodId)) {
+    // Never stored nor answered in results: a card number is not a payment method's id.
+    problems.push(problem('PaymentMethodId', 'PaymentMethodId looks like a card number: send the id of a saved payment method'));
   }
   const currency = findCurrency(currencyCode);
-  if (!currency) problems.push(problem('Currency', `Currency "${currencyCode}" is not an ISO 4217 currency`));
-  const amount = currency ? parseAmount(amountText, currency) : undefined;
-  if (currency && amount && !amount.ok) {
-    problems.push(problem('Amount', AMOUNT_PROBLEMS[amount.problem](currency.code, currency.exponent)));
-  }
+  if (!currency) problems.push(problem('Currency', `Currency "${echo(currencyCode)}" is not an ISO 4217 currency`));
+  const amount = currency && readAmount(amountText, currency);
+  if (amount && 'reason' in amount) problems.push(problem('Amount', amount.reason));
   if (reference.length > MAX_REFERENCE) problems.push(problem('Reference', `Reference has more than ${MAX_REFERENCE} characters`));
-  if (!currency || !amount?.ok || problems.length > 0) return problems;
+  if (!currency || !amount || 'reason' in amount || problems.length > 0) return problems;
   return { paymentMethodId, amount: amount.minor, currency: currency.code, reference: reference || null };
 }
 
@@ -119,6 +147,12 @@ export function checkBatch(input: BatchText): BatchCheck {
     return result(rows.length);
   }
   if (rows.length === 0) add({ code: 101, field: 'batch', reason: 'The batch has no transactions' });
+  if (rows.length > MAX_ROWS) {
+    // Refused before any line is checked: the file is too large to be worth reading further.
+    const reason = `The batch has ${rows.length.toLocaleString('en')} transactions, more than ${MAX_ROWS.toLocaleString('en')}: split it`;
+    add({ code: 101, field: 'batch', reason });
+    return result(rows.length);
+  }
   if (input.count !== undefined && input.count !== rows.length) {
     add({ code: 101, field: 'count', reason: `count is ${input.count} but the batch has ${rows.length} transactions` });
   }

@@ -11,8 +11,10 @@ export const BATCH_QUEUE = 'batch.charge-rows';
 
 /** Rows one job charges, recorded together with the job's completion. */
 const CHUNK_ROWS = 50;
-/** Jobs of one batch that may run at once: each, when done, enqueues the chunk LANES further on. */
+/** Jobs of one batch that run at once (normally): each hands its lane on to the chunk LANES further on. */
 const LANES = 2;
+/** A chunk still running this long after it started (its worker died, or hangs) no longer holds up its lane. */
+const LANE_WAIT_MS = 2 * 60_000;
 /** Rows one job charges at once. */
 const ROWS_AT_ONCE = 8;
 /** A chunk retries (database trouble, rows waiting for their charges) for about two days. */
@@ -49,7 +51,8 @@ export interface BatchProcessingDeps {
 /**
  * Charges the rows of batches in the background. A batch's rows are cut into chunks of
  * CHUNK_ROWS; LANES jobs of a batch run at a time, each charging ROWS_AT_ONCE rows at once, so a
- * batch keeps at most LANES × ROWS_AT_ONCE charges in flight and leaves room to other jobs.
+ * batch normally keeps LANES × ROWS_AT_ONCE charges in flight and leaves room to other jobs. A
+ * chunk that fails, hangs or dies with its worker is retried on its own, not holding up the rest.
  *
  * Every row has its charge id from the start, so it can make one charge only, whatever happens to
  * the workers: a job that runs the rows of a run that died finds their charges taken (P2002),
@@ -58,14 +61,16 @@ export interface BatchProcessingDeps {
  * transaction, with conditional and arithmetic updates, so concurrent jobs never count a row twice.
  */
 export function createBatchProcessing({ db, clock, logger, jobs, config }: Dependencies, { charges, webhooks }: BatchProcessingDeps) {
-  function enqueueChunk(tx: Prisma.TransactionClient, batchId: string, chunk: number) {
+  /** Enqueues a chunk once, due at `runAt` (now by default); a chunk pending for later is brought forward. */
+  function enqueueChunk(batchId: string, chunk: number, { tx, runAt }: { tx?: Prisma.TransactionClient; runAt?: Date } = {}) {
     const payload: ChunkPayload = { batchId, chunk };
-    return jobs.enqueue(BATCH_QUEUE, payload, { tx, dedupeKey: `batch:${batchId}:${chunk}`, maxAttempts: CHUNK_ATTEMPTS });
+    const key = `batch:${batchId}:${chunk}`;
+    return jobs.enqueue(BATCH_QUEUE, payload, { tx, runAt, dedupeKey: key, advance: true, maxAttempts: CHUNK_ATTEMPTS });
   }
 
   /** Enqueues the first chunk of each lane of a new batch, in the transaction that creates it. */
   async function start(tx: Prisma.TransactionClient, batch: Batch) {
-    for (let chunk = 0; chunk < LANES && chunk * CHUNK_ROWS < batch.count; chunk += 1) await enqueueChunk(tx, batch.id, chunk);
+    for (let chunk = 0; chunk < LANES && chunk * CHUNK_ROWS < batch.count; chunk += 1) await enqueueChunk(batch.id, chunk, { tx });
   }
 
   async function changeStatus(tx: Prisma.TransactionClient, batch: Batch, from: BatchStatus, to: BatchStatus) {
@@ -170,25 +175,38 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     if (batch.processed === batch.count) await changeStatus(tx, batch, 'IN_PROGRESS', batch.success > 0 ? 'SUCCESS' : 'FAILED');
   }
 
+  /**
+   * Runs a chunk. The next chunk of its lane is enqueued first, due LANE_WAIT_MS later, and brought
+   * forward when this run ends, well (with this chunk's completion) or not: only a run that hangs
+   * or dies holds its lane, and not for long. Chunks cover different rows: no row is charged twice.
+   */
   const chargeChunk: JobHandler = async (payload, ctx) => {
     const { batchId, chunk } = payload as ChunkPayload;
     const batch = await db.batch.findUniqueOrThrow({ where: { id: batchId }, include: { account: true } });
-    if (batch.status === 'CREATED') await db.$transaction((tx) => changeStatus(tx, batch, 'CREATED', 'IN_PROGRESS'));
-    const rows = await db.batchRow.findMany({
-      where: { batchId, status: 'CREATED', line: { gt: chunk * CHUNK_ROWS, lte: (chunk + 1) * CHUNK_ROWS } },
-      orderBy: { line: 'asc' },
-    });
-    const { outcomes, error } = await chargeRows(batch.account, rows, ctx.signal);
-    const done = outcomes.length === rows.length;
-    await db.$transaction(async (tx) => {
-      await record(tx, batchId, outcomes);
-      if (!done) return;
-      const next = chunk + LANES;
-      if (next * CHUNK_ROWS < batch.count) await enqueueChunk(tx, batchId, next);
-      await ctx.complete(tx);
-    });
-    if (error !== undefined) throw error;
-    if (!done) throw new Error(`${rows.length - outcomes.length} rows of the chunk wait for their charges to finish`);
+    const next = chunk + LANES;
+    const handOn = (options: { tx?: Prisma.TransactionClient; runAt?: Date } = {}) =>
+      next * CHUNK_ROWS < batch.count ? enqueueChunk(batchId, next, options) : undefined;
+    await handOn({ runAt: new Date(clock.now().getTime() + LANE_WAIT_MS) });
+    try {
+      if (batch.status === 'CREATED') await db.$transaction((tx) => changeStatus(tx, batch, 'CREATED', 'IN_PROGRESS'));
+      const rows = await db.batchRow.findMany({
+        where: { batchId, status: 'CREATED', line: { gt: chunk * CHUNK_ROWS, lte: (chunk + 1) * CHUNK_ROWS } },
+        orderBy: { line: 'asc' },
+      });
+      const { outcomes, error } = await chargeRows(batch.account, rows, ctx.signal);
+      const done = outcomes.length === rows.length;
+      await db.$transaction(async (tx) => {
+        await record(tx, batchId, outcomes);
+        if (!done) return;
+        await handOn({ tx });
+        await ctx.complete(tx);
+      });
+      if (error !== undefined) throw error;
+      if (!done) throw new Error(`${rows.length - outcomes.length} rows of the chunk wait for their charges to finish`);
+    } catch (error) {
+      await handOn();
+      throw error;
+    }
   };
 
   return { start, jobHandlers: { [BATCH_QUEUE]: chargeChunk } };
