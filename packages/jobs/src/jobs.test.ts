@@ -155,6 +155,20 @@ describe.each([
     expect(await count('Job')).toBe(1);
   });
 
+  it('leaves a job waiting for its retry at its backoff, even with advance', async () => {
+    const id = await queue.enqueue('flaky', {}, { dedupeKey: 'flaky:1' });
+    await worker({
+      flaky: async () => {
+        throw new Error('not yet');
+      },
+    }).runDue();
+    const retry = await job(id);
+    expect(retry).toMatchObject({ status: 'PENDING', attempts: 1 });
+    expect((retry!.runAt as Date).getTime()).toBeGreaterThan(clock.now().getTime());
+    expect(await queue.enqueue('flaky', {}, { dedupeKey: 'flaky:1', advance: true })).toBe(id);
+    expect(await job(id)).toMatchObject({ status: 'PENDING', attempts: 1, runAt: retry!.runAt });
+  });
+
   it('runs a job no earlier than its runAt by the injected clock', async () => {
     const w = worker({ renew: async () => {} });
     const id = await queue.enqueue('renew', {}, { runAt: new Date(clock.now().getTime() + 365 * DAY) });

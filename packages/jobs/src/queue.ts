@@ -11,8 +11,9 @@ export interface EnqueueOptions {
    */
   dedupeKey?: string;
   /**
-   * With `dedupeKey`: a job of that key still pending is moved to `runAt` when that is sooner,
-   * instead of left unchanged (to bring forward a job enqueued for later).
+   * With `dedupeKey`: a job of that key that is pending and has never run is moved to `runAt` when
+   * that is sooner, instead of left unchanged (to bring forward a job enqueued for later). One
+   * waiting for its retry keeps its backoff.
    */
   advance?: boolean;
   /** Runs before the job fails for good (the table's default, 10, when absent). */
@@ -37,7 +38,7 @@ export function createJobQueue({ db, clock }: { db: Db; clock: Clock }): JobQueu
     const now = clock.now();
     // ON CONFLICT, unlike a failed INSERT, leaves the caller's transaction usable.
     const onConflict = opts.advance
-      ? Prisma.sql`DO UPDATE SET "runAt" = EXCLUDED."runAt" WHERE "Job"."status" = 'PENDING' AND "Job"."runAt" > EXCLUDED."runAt"`
+      ? Prisma.sql`DO UPDATE SET "runAt" = EXCLUDED."runAt" WHERE "Job"."status" = 'PENDING' AND "Job"."attempts" = 0 AND "Job"."runAt" > EXCLUDED."runAt"`
       : Prisma.sql`DO NOTHING`;
     const inserted = await sql.$queryRaw<{ id: string }[]>`
       INSERT INTO "Job" ("id", "queue", "payload", "runAt", "maxAttempts", "dedupeKey", "createdAt")
