@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, createAccount, startTestGateway, VISA, type TestAccount, type TestGateway } from './harness';
+import { card, CHEAP_DOMESTIC, createAccount, startTestGateway, VISA, type TestAccount, type TestGateway } from './harness';
 import { startReceiver, type Receiver } from './webhook-receiver';
 
 /**
@@ -222,10 +222,12 @@ describe('a batch request that is not valid', () => {
 
 describe('a chunk that cannot finish', () => {
   it('does not hold up the rest of its batch, and its row is charged once it can be', async () => {
-    const method = await savedCard();
+    // A provider that waits for its answers: 16 charges at once on the embedded database take longer than 400 ms.
+    const b = await createAccount(t, [{ ...CHEAP_DOMESTIC, timeoutMs: 10_000 }]);
+    const method = await savedCard(VISA, b);
     // Chunks of 50 rows, two at a time: lines 1–50 and 51–100 first, then 101–120 in the first's lane.
     const rows = 120;
-    const batchId = await submitted(csv(...Array.from({ length: rows }, (_, n) => `${method},1,AUD,lane-${n + 1}`)));
+    const batchId = await submitted(csv(...Array.from({ length: rows }, (_, n) => `${method},1,AUD,lane-${n + 1}`)), {}, b);
     const { prisma } = t.gateway.database;
     // The first row's charge is still being made (as a debit awaiting settlement): its chunk fails
     // and waits for a retry, minutes away.
@@ -233,7 +235,7 @@ describe('a chunk that cannot finish', () => {
     await prisma.charge.create({
       data: {
         id: first.chargeId,
-        accountId: a.accountId,
+        accountId: b.accountId,
         batchId,
         status: 'PROCESSING',
         paymentType: 'BANK_ACCOUNT',
@@ -242,16 +244,52 @@ describe('a chunk that cannot finish', () => {
       },
     });
     await drain();
-    expect((await a.api.get(`/batch/${batchId}/status`)).body).toMatchObject({ status: 'IN_PROGRESS', success: rows - 1, failure: 0 });
+    expect((await b.api.get(`/batch/${batchId}/status`)).body).toMatchObject({ status: 'IN_PROGRESS', success: rows - 1, failure: 0 });
     expect(await prisma.job.findUniqueOrThrow({ where: { dedupeKey: `batch:${batchId}:0` } })).toMatchObject({ status: 'PENDING' });
 
     // The charge made, the first chunk's retry records the row, once, and the batch is done.
     await prisma.charge.update({ where: { id: first.chargeId }, data: { status: 'SUCCESS' } });
     await prisma.job.update({ where: { dedupeKey: `batch:${batchId}:0` }, data: { runAt: new Date() } });
     await drain();
-    expect((await a.api.get(`/batch/${batchId}/status`)).body).toMatchObject({ status: 'SUCCESS', success: rows, progress: 1 });
-    const charges = await a.api.get<{ count: number }>(`/charge?BatchId=${batchId}&Limit=1`);
+    expect((await b.api.get(`/batch/${batchId}/status`)).body).toMatchObject({ status: 'SUCCESS', success: rows, progress: 1 });
+    const charges = await b.api.get<{ count: number }>(`/charge?BatchId=${batchId}&Limit=1`);
     expect(charges.body.count).toBe(rows);
+  });
+});
+
+describe('a chunk that fails for good', () => {
+  it('records the rows it never charged as FAILED, so no late run can charge them, and the batch ends', async () => {
+    const b = await createAccount(t);
+    const method = await savedCard(VISA, b);
+    const rows = 3;
+    const batchId = await submitted(csv(...Array.from({ length: rows }, (_, n) => `${method},2.5,AUD,given-up-${n + 1}`)), {}, b);
+    // Its last attempt (the 25th) loses its lease before charging anything.
+    const chargeChunk = t.gateway.services.jobHandlers['batch.charge-rows']!;
+    const lastAttempt = { jobId: 'last', attempt: 25, signal: AbortSignal.abort(), complete: async () => {} };
+    await expect(chargeChunk({ batchId, chunk: 0 }, lastAttempt)).rejects.toThrow(/wait for their charges/);
+
+    const status = await b.api.get(`/batch/${batchId}/status`);
+    expect(status.body).toMatchObject({ status: 'FAILED', success: 0, failure: rows, progress: 1 });
+    const results = String((await b.api.get(`/batch/${batchId}`)).body.results)
+      .trim()
+      .split('\n')
+      .slice(1);
+    expect(results).toHaveLength(rows);
+    for (const line of results) expect(line).toMatch(/,given-up-\d,FAILED,,The gateway could not charge this row .*,,,true$/);
+
+    // A run that had read the rows before (its worker stalled) cannot charge one now: its charge id is taken.
+    const { prisma } = t.gateway.database;
+    const account = await prisma.account.findUniqueOrThrow({ where: { id: b.accountId } });
+    const row = await prisma.batchRow.findFirstOrThrow({ where: { batchId, line: 1 } });
+    const late = { paymentMethodId: method, amount: '2.5', currency: 'AUD', reference: 'given-up-1' };
+    await expect(
+      t.gateway.services.charges.createPaymentMethodCharge(account, late, { chargeId: row.chargeId, batchId }),
+    ).rejects.toThrow();
+    await drain();
+    const charges = await b.api.get<{ charges: Array<{ status: string }>; count: number }>(`/charge?BatchId=${batchId}`);
+    expect(charges.body.count).toBe(rows);
+    expect(charges.body.charges.map((c) => c.status)).toEqual(Array(rows).fill('FAILED'));
+    expect((await b.api.get(`/batch/${batchId}/status`)).body).toMatchObject({ status: 'FAILED', failure: rows });
   });
 });
 

@@ -1,4 +1,4 @@
-import { ApiError, formatAmount } from '@gateway/core';
+import { ApiError, ERRORS, formatAmount } from '@gateway/core';
 import { Prisma, type Account, type Batch, type BatchRow, type BatchStatus, type Charge } from '@gateway/db';
 import type { JobHandler } from '@gateway/jobs';
 import type { ChargeService } from '../charges';
@@ -19,6 +19,8 @@ const LANE_WAIT_MS = 2 * 60_000;
 const ROWS_AT_ONCE = 8;
 /** A chunk retries (database trouble, rows waiting for their charges) for about two days. */
 const CHUNK_ATTEMPTS = 25;
+/** Why a row whose chunk gave up before charging it failed. */
+const NOT_CHARGED = 'The gateway could not charge this row (its batch job failed for good): send it again in a new batch';
 
 /** What a processed row records; FAILED rows name why. */
 type RowOutcome =
@@ -180,6 +182,45 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
    * forward when this run ends, well (with this chunk's completion) or not: only a run that hangs
    * or dies holds its lane, and not for long. Chunks cover different rows: no row is charged twice.
    */
+  const rowsToCharge = (batchId: string, chunk: number) =>
+    db.batchRow.findMany({
+      where: { batchId, status: 'CREATED', line: { gt: chunk * CHUNK_ROWS, lte: (chunk + 1) * CHUNK_ROWS } },
+      orderBy: { line: 'asc' },
+    });
+
+  /**
+   * After the last attempt of a chunk, so that its batch can finish: a row whose charge was never
+   * made gets a FAILED charge under its charge id, which no run still going can then make (the id
+   * is taken), and is recorded FAILED; a row whose charge exists is recorded from it, unless that
+   * charge is still being made.
+   */
+  async function giveUp(batch: Batch, chunk: number) {
+    const outcomes: Array<[BatchRow, RowOutcome]> = [];
+    for (const row of await rowsToCharge(batch.id, chunk)) {
+      try {
+        await db.charge.create({
+          data: {
+            id: row.chargeId,
+            accountId: batch.accountId,
+            batchId: batch.id,
+            status: 'FAILED',
+            currency: row.currency,
+            amount: row.amount,
+            reference: row.reference,
+            failureCode: ERRORS.UnableToCharge.code,
+            failureMessage: NOT_CHARGED,
+          },
+        });
+        outcomes.push([row, failed(NOT_CHARGED, null, null, true)]);
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        const outcome = outcomeOf(await readCharge(row.chargeId));
+        if (outcome) outcomes.push([row, outcome]);
+      }
+    }
+    await db.$transaction((tx) => record(tx, batch.id, outcomes));
+  }
+
   const chargeChunk: JobHandler = async (payload, ctx) => {
     const { batchId, chunk } = payload as ChunkPayload;
     const batch = await db.batch.findUniqueOrThrow({ where: { id: batchId }, include: { account: true } });
@@ -189,10 +230,7 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     await handOn({ runAt: new Date(clock.now().getTime() + LANE_WAIT_MS) });
     try {
       if (batch.status === 'CREATED') await db.$transaction((tx) => changeStatus(tx, batch, 'CREATED', 'IN_PROGRESS'));
-      const rows = await db.batchRow.findMany({
-        where: { batchId, status: 'CREATED', line: { gt: chunk * CHUNK_ROWS, lte: (chunk + 1) * CHUNK_ROWS } },
-        orderBy: { line: 'asc' },
-      });
+      const rows = await rowsToCharge(batchId, chunk);
       const { outcomes, error } = await chargeRows(batch.account, rows, ctx.signal);
       const done = outcomes.length === rows.length;
       await db.$transaction(async (tx) => {
@@ -205,6 +243,11 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
       if (!done) throw new Error(`${rows.length - outcomes.length} rows of the chunk wait for their charges to finish`);
     } catch (error) {
       await handOn();
+      if (ctx.attempt >= CHUNK_ATTEMPTS) {
+        await giveUp(batch, chunk).catch((failure: unknown) =>
+          logger.error({ batchId, chunk, err: failure }, 'batch chunk could not give up'),
+        );
+      }
       throw error;
     }
   };
