@@ -61,12 +61,14 @@ describe('checkBatch', () => {
   });
 
   it('refuses amounts in exponent form: a CSV amount is a plain decimal', () => {
-    const batch = csv('pm_1,1e3,AUD,a', 'pm_2,1E2,JPY,b', 'pm_3,2.5e-1,AUD,c', 'pm_4,1000,AUD,d');
+    const batch = csv('pm_1,1e3,AUD,a', 'pm_2,1E2,JPY,b', 'pm_3,2.5e-1,AUD,c', 'pm_4,1000,AUD,d', 'pm_5,ten,AUD,e');
     const { problems, transactions } = checkBatch({ batch });
     expect(problems.map(({ code, line, field, reason }) => [code, line, field, reason])).toEqual([
       [102, 2, 'Amount', 'Amount must be a plain decimal, without an exponent'],
       [102, 3, 'Amount', 'Amount must be a plain decimal, without an exponent'],
       [102, 4, 'Amount', 'Amount must be a plain decimal, without an exponent'],
+      // Not a number at all, though it has an "e": said so.
+      [102, 6, 'Amount', 'Amount is not a number'],
     ]);
     expect(transactions).toEqual([{ paymentMethodId: 'pm_4', amount: 100000n, currency: 'AUD', reference: 'd' }]);
   });

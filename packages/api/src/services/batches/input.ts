@@ -77,9 +77,9 @@ export function echo(value: string): string {
  * rounded (1.23457E+15).
  */
 function readAmount(text: string, currency: Currency): { minor: bigint } | { reason: string } {
-  if (/[eE]/.test(text)) return { reason: 'Amount must be a plain decimal, without an exponent' };
   const amount = parseAmount(text, currency);
-  return amount.ok ? amount : { reason: AMOUNT_PROBLEMS[amount.problem](currency.code, currency.exponent) };
+  if (!amount.ok) return { reason: AMOUNT_PROBLEMS[amount.problem](currency.code, currency.exponent) };
+  return /e/i.test(text) ? { reason: 'Amount must be a plain decimal, without an exponent' } : amount;
 }
 
 /** The CSV's records, or the syntax problem that stops reading it. */
