@@ -184,6 +184,39 @@ describe('staff see their account only', () => {
     expect(second).toMatchObject({ volume: 7.5, accepted: 1, failed: 1 });
   });
 
+  it("counts days in the staff member's time zone, and refuses one that is not a known IANA name", async () => {
+    const c = await createAccount(t);
+    await t.gateway.services.staff.create({ id: c.accountId }, { email: 'fay@example.com', name: 'Fay', password });
+    const paid = await c.api.post<{ chargeId: string }>('/charge/card', {
+      amount: 12.5,
+      providerId: c.providerIds[0],
+      paymentInformation: card(),
+    });
+    // 22:00 UTC yesterday: yesterday in UTC and in New York (UTC−5 or −4), today in Sydney (UTC+10 or +11).
+    const utcToday = new Date().toISOString().slice(0, 10);
+    const at = new Date(Date.parse(utcToday) - 2 * 3600_000);
+    await t.gateway.database.prisma.charge.update({ where: { id: paid.body.chargeId }, data: { dateAdded: at } });
+    const b = await signedIn('fay@example.com');
+    const volumeByDay = async (timeZone?: string) => {
+      const { status, data } = await b.query<{ providers: Array<{ days: Array<{ date: string; volume: number }> }> }>('dashboard.stats', {
+        days: 7,
+        ...(timeZone && { timeZone }),
+      });
+      expect(status).toBe(200);
+      return Object.fromEntries(data.providers[0]!.days.filter((d) => d.volume > 0).map((d) => [d.date, d.volume]));
+    };
+    const yesterday = at.toISOString().slice(0, 10);
+    expect(await volumeByDay()).toEqual({ [yesterday]: 12.5 });
+    expect(await volumeByDay('America/New_York')).toEqual({ [yesterday]: 12.5 });
+    expect(await volumeByDay('Australia/Sydney')).toEqual({ [utcToday]: 12.5 });
+
+    for (const timeZone of ['Mars/Olympus_Mons', '+05:30', 'UTC; DROP TABLE "Charge"', '']) {
+      const refused = await b.query('dashboard.stats', { days: 7, timeZone });
+      expect(refused.status, timeZone).toBe(400);
+      expect(refused.error?.data.apiError).toMatchObject({ code: ERRORS.ValidationError.code });
+    }
+  });
+
   it('shows the public key and reveals a new secret key once; the old one stops working', async () => {
     const b = await signedIn('ann@example.com');
     const keys = await b.query('account.keys');

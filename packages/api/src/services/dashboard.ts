@@ -1,4 +1,4 @@
-import { toWireAmount } from '@gateway/core';
+import { ApiError, toWireAmount } from '@gateway/core';
 import type { Account } from '@gateway/db';
 import type { Dependencies } from './deps';
 import { requireCurrency } from './money';
@@ -8,7 +8,7 @@ const DAY_MS = 86_400_000;
 const ACCEPTED = ['SUCCESS', 'PARTIAL_REFUND', 'REFUND', 'AUTHORISE', 'AUTHORISE_CANCELLED'];
 
 export interface ProviderDay {
-  /** UTC day, YYYY-MM-DD. */
+  /** Day in the time zone asked for, YYYY-MM-DD. */
   date: string;
   /** Captured amount of the day's charges, in the provider's currency. */
   volume: number;
@@ -18,29 +18,50 @@ export interface ProviderDay {
   failed: number;
 }
 
-const dayOf = (date: Date) => date.toISOString().slice(0, 10);
+const utcDayOf = (instant: number) => new Date(instant).toISOString().slice(0, 10);
+
+/** The calendar day of `date` in the time zone, YYYY-MM-DD. */
+function dayIn(timeZone: string, date: Date): string {
+  const parts = new Intl.DateTimeFormat('en', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(date);
+  const part = (type: string) => parts.find((p) => p.type === type)?.value;
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
 
 /** Read models of the dashboard that no REST operation answers. */
 export function createDashboardService({ db, clock }: Dependencies) {
+  // The time zones PostgreSQL knows, read once: a name it did not know would fail the query.
+  let databaseTimeZones: Promise<Set<string>> | undefined;
+  async function requireDatabaseTimeZone(timeZone: string) {
+    databaseTimeZones ??= db.$queryRaw<Array<{ name: string }>>`SELECT name FROM pg_timezone_names`.then(
+      (rows) => new Set(rows.map((row) => row.name)),
+    );
+    if (!(await databaseTimeZones).has(timeZone)) {
+      throw new ApiError('ValidationError', { message: `Unknown time zone: ${timeZone}`, details: { timeZone: 'Unknown time zone' } });
+    }
+  }
+
   /**
-   * The home page: per provider and UTC day, the captured volume and how many payments the
-   * provider accepted or failed (its success rate), from the charges and their failed attempts.
+   * The home page: per provider and day in the staff member's time zone, the captured volume and
+   * how many payments the provider accepted or failed (its success rate), from the charges and
+   * their failed attempts.
    */
-  async function providerDays(account: Account, days: number) {
-    const today = Date.parse(dayOf(clock.now()));
-    const dates = Array.from({ length: days }, (_, i) => dayOf(new Date(today - (days - 1 - i) * DAY_MS)));
-    const since = new Date(today - (days - 1) * DAY_MS);
+  async function providerDays(account: Account, days: number, timeZone = 'UTC') {
+    await requireDatabaseTimeZone(timeZone);
+    const today = Date.parse(dayIn(timeZone, clock.now()));
+    const dates = Array.from({ length: days }, (_, i) => utcDayOf(today - (days - 1 - i) * DAY_MS));
+    // A day before the first one in UTC: every time zone's first day starts after it.
+    const since = new Date(today - days * DAY_MS);
     const [providers, charges, failures] = await Promise.all([
       db.provider.findMany({ where: { accountId: account.id }, orderBy: { dateAdded: 'asc' } }),
       db.$queryRaw<Array<{ providerId: string; day: string; volume: string; accepted: number }>>`
-        SELECT "providerId", to_char("dateAdded" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+        SELECT "providerId", to_char("dateAdded" AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day,
                sum("capturedAmount")::text AS volume, count(*)::int AS accepted
         FROM "Charge"
         WHERE "accountId" = ${account.id} AND "dateAdded" >= ${since} AND "providerId" IS NOT NULL
           AND "status"::text = ANY(${ACCEPTED})
         GROUP BY 1, 2`,
       db.$queryRaw<Array<{ providerId: string; day: string; failed: number }>>`
-        SELECT a."providerId", to_char(a."dateAttempted" AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS failed
+        SELECT a."providerId", to_char(a."dateAttempted" AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day, count(*)::int AS failed
         FROM "ChargeAttempt" a JOIN "Charge" c ON c."id" = a."chargeId"
         WHERE c."accountId" = ${account.id} AND a."dateAttempted" >= ${since}
         GROUP BY 1, 2`,

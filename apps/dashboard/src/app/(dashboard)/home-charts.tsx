@@ -44,7 +44,9 @@ function Charts({ dates, providers }: Outputs['dashboard']['stats']) {
 export function HomeCharts() {
   const trpc = useTRPC();
   const [days, setDays] = useState(14);
-  const stats = useQuery(trpc.dashboard.stats.queryOptions({ days }));
+  // Days as the staff member lives them, in the browser's time zone.
+  const timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const stats = useQuery(trpc.dashboard.stats.queryOptions({ days, timeZone }));
   return (
     <>
       <div className="page-header">

@@ -1,6 +1,28 @@
 import { z } from 'zod';
 
-export const input = z.object({ days: z.number().int().min(1).max(90).default(14) });
+/** Whether this runtime knows the IANA time zone (an alias such as Europe/Kiev included). */
+function knownTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export const input = z.object({
+  days: z.number().int().min(1).max(90).default(14),
+  /**
+   * The staff member's IANA time zone, whose days the charts count (the browser's). A name, not
+   * an offset: "+05:30" means the opposite to PostgreSQL and to JavaScript.
+   */
+  timeZone: z
+    .string()
+    .max(64)
+    .regex(/^[A-Za-z][\w+-]*(?:\/[\w+-]+)*$/, 'An IANA time zone name, such as Australia/Sydney')
+    .refine(knownTimeZone, 'Unknown time zone')
+    .default('UTC'),
+});
 
 const day = z.object({ date: z.string(), volume: z.number(), accepted: z.number().int(), failed: z.number().int() });
 
