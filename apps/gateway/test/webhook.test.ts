@@ -130,6 +130,47 @@ describe('customer and payment method events', () => {
     expect(later[2]!.data).toEqual(removed.body);
   });
 
+  it('go to the webhook of the request for every way of making a payment method', async () => {
+    const { a, signingKey } = await subscribedAccount('/made/sub', ['Customer', 'PaymentMethod']);
+    const own = (name: string) => ({ url: bed.receiver.url(`/made/${name}`), authorization: `Basic ${name}` });
+    const payTo = await a.api.post('/customer/payto', {
+      firstName: 'Pat',
+      webhook: own('payto'),
+      payToAgreement: {
+        payerName: 'Pat Payer',
+        description: 'Rent',
+        maximumAmount: 800,
+        providerId: a.providerIds[0],
+        payerPayIdDetails: { payId: 'pat@example.com', payIdType: 'EMAIL' },
+      },
+    });
+    expect(payTo.status, JSON.stringify(payTo.body)).toBe(201);
+    const alone = await a.api.post('/payment_method/card', {
+      providerId: a.providerIds[0],
+      paymentInformation: card(VISA),
+      webhook: own('alone'),
+    });
+    expect(alone.status).toBe(201);
+    const added = await a.api.post(`/customer/${String(payTo.body.customerId)}/payment_method/card`, {
+      providerId: a.providerIds[0],
+      paymentInformation: card(VISA),
+      webhook: own('added'),
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    await drain();
+
+    expect(eventsOf(bed.receiver.at('/made/payto')).sort()).toEqual(['customer customer.created', 'paymentMethod paymentmethod.created']);
+    expect(eventsOf(bed.receiver.at('/made/alone'))).toEqual(['paymentMethod paymentmethod.created']);
+    expect(eventsOf(bed.receiver.at('/made/added'))).toEqual(['paymentMethod paymentmethod.created']);
+    for (const name of ['payto', 'alone', 'added']) {
+      for (const request of bed.receiver.at(`/made/${name}`)) {
+        expectSigned(request, signingKey);
+        expect(request.headers.authorization).toBe(`Basic ${name}`);
+      }
+    }
+    expect(bed.receiver.at('/made/alone')[0]!.data).toEqual(alone.body);
+  });
+
   it('keep the authorization values sealed: no table holds them in clear', async () => {
     const { a } = await subscribedAccount('/sealed/sub', ['Transaction'], 'Bearer sub-Zq81');
     await a.api.post('/customer/card', {
