@@ -3,6 +3,7 @@ import { Writable } from 'node:stream';
 import { expect, inject } from 'vitest';
 import type { NewProvider } from '@gateway/api';
 import { newMasterKey, parseKeyring } from '@gateway/core';
+import { TEST_CARDS } from '@gateway/providers';
 import { createLogger } from '../src/logger';
 import { startGateway, type Gateway, type GatewayOptions } from '../src/gateway';
 import { withServer } from './global-setup';
@@ -32,9 +33,14 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   };
 }
 
+/** The card numbers tests send (the simulator's test cards): no table or log line may hold one. */
+const TEST_CARD_NUMBERS = TEST_CARDS.map((card) => card.number);
+
 /**
  * A gateway on a random port, on a database of its own (PostgreSQL when the run has a server,
  * else in-memory embedded), with a random vault master key; `options` override the defaults.
+ * Closing it fails if any table or log line holds a test card number in clear, whatever the
+ * test did: every test file is a card-data scan too.
  */
 export async function startTestGateway(options: Partial<GatewayOptions> = {}): Promise<TestGateway> {
   const logs: string[] = [];
@@ -57,15 +63,20 @@ export async function startTestGateway(options: Partial<GatewayOptions> = {}): P
     webhookAllowPrivate: true,
     ...options,
   });
-  return {
+  const t: TestGateway = {
     gateway,
     url: gateway.url,
     logs,
     close: async () => {
-      await gateway.close();
-      await database?.drop();
+      try {
+        await expectNoCardData(t, [], TEST_CARD_NUMBERS, []);
+      } finally {
+        await gateway.close();
+        await database?.drop();
+      }
     },
   };
+  return t;
 }
 
 /** Every row of every table of the gateway's database, as JSON text: to look for what must not be stored. */
