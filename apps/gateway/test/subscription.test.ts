@@ -3,6 +3,7 @@ import { dueDate, type BillingInterval } from '@gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
 import { STEADY, subscriptionsOf } from './subscription-support';
+import { expectSigned, startReceiver, type Receiver } from './webhook-receiver';
 
 /**
  * Subscriptions over REST, billed by the scheduler under a test clock: a year of payments runs in
@@ -12,6 +13,7 @@ import { STEADY, subscriptionsOf } from './subscription-support';
 let t: TestGateway;
 let a: TestAccount;
 let api: ReturnType<typeof subscriptionsOf>;
+let receiver: Receiver;
 let now = new Date('2027-01-31T09:00:30Z');
 const clock = { now: () => new Date(now) };
 const DECLINED = '4000000000009995';
@@ -20,8 +22,12 @@ beforeAll(async () => {
   t = await startTestGateway({ clock });
   a = await createAccount(t, [STEADY]);
   api = subscriptionsOf(a);
+  receiver = await startReceiver();
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await receiver.close();
+  await t.close();
+});
 
 const runDue = () => t.gateway.worker.runDue();
 
@@ -128,12 +134,12 @@ describe('payments that fell due while no gateway ran', () => {
 
 describe('endAfter', () => {
   it('completes after a count, at an amount (the last payment reduced to the remainder), or before a date', async () => {
-    const webhook = { url: 'https://example', authorization: 'Bearer s3cret' };
+    const webhook = { url: receiver.url('/subscription/own'), authorization: 'Bearer s3cret' };
     const byCount = await api.subscribe({ endAfter: { count: 3, amount: null, date: null }, webhook });
     const byAmount = await api.subscribe({ amount: 30, EndAfter: { Amount: 100, Count: 0 } });
     const endDate = new Date(days(2).getTime() + 3_600_000);
     const byDate = await api.subscribe({ amount: 5, endAfter: { date: endDate.getTime() } });
-    expect(byCount.body.webhook).toEqual({ url: 'https://example', authorization: '********' });
+    expect(byCount.body.webhook).toEqual({ url: webhook.url, authorization: '********' });
     expect(byCount.body.endAfter).toEqual({ count: 3, amount: null, date: null });
     expect(byAmount.body.endAfter).toEqual({ count: null, amount: 100, date: null });
     expect(byDate.body.endAfter).toEqual({ count: null, amount: null, date: endDate.toISOString() });
@@ -147,17 +153,23 @@ describe('endAfter', () => {
     expect((await api.chargesOf(byDate.id)).map((c) => c.amount)).toEqual([5, 5, 5]);
     for (const { id } of [byCount, byAmount, byDate]) expect(await api.statusOf(id)).toBe('Complete');
 
-    // The subscription's webhook is told of its status changes and of each of its payments.
-    const db = t.gateway.database.prisma;
-    const deliveries = await db.webhookDelivery.findMany({ where: { url: 'https://example' }, include: { event: true } });
-    const told = deliveries.map(({ event }) => [event.type, event.eventType, event.resourceId, (event.data as { status: string }).status]);
-    expect(told.sort()).toEqual(
+    // The subscription's webhook is told of its status changes and of each of its payments, signed.
+    while ((await runDue()) > 0);
+    const told = receiver.at('/subscription/own');
+    expect(
+      told.map(({ meta, data }) => [meta.type, meta.eventType, String(data.chargeId ?? data.subscriptionId), data.status]).sort(),
+    ).toEqual(
       [
-        ...counted.map((c) => ['Transaction', 'transaction.status.changed', c.chargeId, 'SUCCESS']),
-        ['Subscription', 'subscription.status.changed', byCount.id, 'Complete'],
+        ...counted.map((c) => ['transaction', 'transaction.status.changed', c.chargeId, 'SUCCESS']),
+        ['subscription', 'subscription.status.changed', byCount.id, 'Complete'],
       ].sort(),
     );
-    expect(deliveries.every((d) => d.authorization !== null)).toBe(true);
+    const signingKey = await t.gateway.services.webhooks.signingKey({ id: a.accountId });
+    for (const request of told) {
+      expectSigned(request, signingKey);
+      expect(request.headers.authorization).toBe('Bearer s3cret');
+    }
+    const db = t.gateway.database.prisma;
     const events = await db.webhookEvent.findMany({
       where: { resourceId: { in: [byCount.id, ...counted.map((c) => String(c.chargeId))] } },
     });
