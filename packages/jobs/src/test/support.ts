@@ -1,18 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase, type Database, type Db } from '@gateway/db';
+import { TEST_SERVER_URL } from '@gateway/db/test-server';
 import type { JobHandler } from '../handler';
 import type { Clock, Logger } from '@gateway/core';
-
-// The server to create throwaway databases on.
-const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://root@127.0.0.1:5432/postgres';
 
 /** An empty PostgreSQL database of its own; `drop()` removes it once the test closed its connections. */
 export async function createPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `gw_jobs_test_${randomBytes(6).toString('hex')}`;
-  const admin = await openDatabase({ url: PG_URL, poolSize: 1 });
+  const admin = await openDatabase({ url: TEST_SERVER_URL, poolSize: 1 });
   await admin.prisma.$executeRawUnsafe(`CREATE DATABASE "${name}"`);
-  const url = new URL(PG_URL);
+  const url = new URL(TEST_SERVER_URL);
   url.pathname = `/${name}`;
   return {
     url: url.toString(),

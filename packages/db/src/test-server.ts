@@ -1,0 +1,20 @@
+import pg from 'pg';
+
+/** The PostgreSQL server tests make throwaway databases on (TEST_DATABASE_URL to choose another). */
+export const TEST_SERVER_URL = process.env.TEST_DATABASE_URL ?? 'postgresql://root@127.0.0.1:5432/postgres';
+
+/**
+ * Whether that server answers. Tests that need PostgreSQL itself (several connections, another
+ * process) are skipped without one, so `npm test` runs on a machine that has only Node.
+ */
+export async function testServerReachable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: TEST_SERVER_URL, connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
