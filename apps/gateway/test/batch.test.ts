@@ -289,6 +289,8 @@ describe('a chunk that fails for good', () => {
     const charges = await b.api.get<{ charges: Array<{ status: string }>; count: number }>(`/charge?BatchId=${batchId}`);
     expect(charges.body.count).toBe(rows);
     expect(charges.body.charges.map((c) => c.status)).toEqual(Array(rows).fill('FAILED'));
+    // They name the row's payment method, so a search by it finds them.
+    expect((await b.api.get<{ count: number }>(`/charge?PaymentMethodId=${method}`)).body.count).toBe(rows);
     expect((await b.api.get(`/batch/${batchId}/status`)).body).toMatchObject({ status: 'FAILED', failure: rows });
   });
 });

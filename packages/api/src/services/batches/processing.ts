@@ -177,50 +177,65 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     if (batch.processed === batch.count) await changeStatus(tx, batch, 'IN_PROGRESS', batch.success > 0 ? 'SUCCESS' : 'FAILED');
   }
 
+  const chunkRows = (chunk: number) => ({ line: { gt: chunk * CHUNK_ROWS, lte: (chunk + 1) * CHUNK_ROWS } });
+  const rowsToCharge = (batchId: string, chunk: number) =>
+    db.batchRow.findMany({ where: { batchId, status: 'CREATED', ...chunkRows(chunk) }, orderBy: { line: 'asc' } });
+
+  /**
+   * After the last attempt of a chunk, so that its batch can finish, in one transaction: a row whose
+   * charge was never made gets a FAILED charge under its charge id (with its payment method's type
+   * and customer when the method exists), which no run still going can then make, as the id is
+   * taken, and is recorded FAILED; a row whose charge exists is recorded from it, unless that
+   * charge is still being made.
+   */
+  async function giveUp(batch: Batch, chunk: number) {
+    await db.$transaction(async (tx) => {
+      const rows = await tx.batchRow.findMany({ where: { batchId: batch.id, status: 'CREATED', ...chunkRows(chunk) } });
+      const methods = await tx.paymentMethod.findMany({
+        where: { accountId: batch.accountId, id: { in: rows.map((row) => row.paymentMethodId) } },
+        select: { id: true, type: true, customerId: true },
+      });
+      const methodOf = new Map(methods.map((method) => [method.id, method]));
+      const made = await tx.charge.createManyAndReturn({
+        data: rows.map((row) => {
+          const method = methodOf.get(row.paymentMethodId);
+          return {
+            id: row.chargeId,
+            accountId: batch.accountId,
+            batchId: batch.id,
+            status: 'FAILED' as const,
+            currency: row.currency,
+            amount: row.amount,
+            reference: row.reference,
+            ...(method && { paymentType: method.type, paymentMethodId: method.id, customerId: method.customerId }),
+            failureCode: ERRORS.UnableToCharge.code,
+            failureMessage: NOT_CHARGED,
+          };
+        }),
+        skipDuplicates: true,
+        select: { id: true },
+      });
+      const notCharged = new Set(made.map((charge) => charge.id));
+      const existing = await tx.charge.findMany({
+        where: { id: { in: rows.filter((row) => !notCharged.has(row.chargeId)).map((row) => row.chargeId) } },
+        include: { attempts: { orderBy: { dateAttempted: 'desc' }, take: 1 } },
+      });
+      const chargeOf = new Map(existing.map((charge) => [charge.id, charge]));
+      const outcomes: Array<[BatchRow, RowOutcome]> = [];
+      for (const row of rows) {
+        const charge = chargeOf.get(row.chargeId);
+        const outcome = notCharged.has(row.chargeId) ? failed(NOT_CHARGED, null, null, true) : charge && outcomeOf(charge);
+        if (outcome) outcomes.push([row, outcome]);
+      }
+      await record(tx, batch.id, outcomes);
+    });
+  }
+
   /**
    * Runs a chunk. The next chunk of its lane is enqueued first, due LANE_WAIT_MS later, and brought
    * forward when this run ends, well (with this chunk's completion) or not: only a run that hangs
    * or dies holds its lane, and not for long. Chunks cover different rows: no row is charged twice.
    */
-  const rowsToCharge = (batchId: string, chunk: number) =>
-    db.batchRow.findMany({
-      where: { batchId, status: 'CREATED', line: { gt: chunk * CHUNK_ROWS, lte: (chunk + 1) * CHUNK_ROWS } },
-      orderBy: { line: 'asc' },
-    });
-
-  /**
-   * After the last attempt of a chunk, so that its batch can finish: a row whose charge was never
-   * made gets a FAILED charge under its charge id, which no run still going can then make (the id
-   * is taken), and is recorded FAILED; a row whose charge exists is recorded from it, unless that
-   * charge is still being made.
-   */
-  async function giveUp(batch: Batch, chunk: number) {
-    const outcomes: Array<[BatchRow, RowOutcome]> = [];
-    for (const row of await rowsToCharge(batch.id, chunk)) {
-      try {
-        await db.charge.create({
-          data: {
-            id: row.chargeId,
-            accountId: batch.accountId,
-            batchId: batch.id,
-            status: 'FAILED',
-            currency: row.currency,
-            amount: row.amount,
-            reference: row.reference,
-            failureCode: ERRORS.UnableToCharge.code,
-            failureMessage: NOT_CHARGED,
-          },
-        });
-        outcomes.push([row, failed(NOT_CHARGED, null, null, true)]);
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        const outcome = outcomeOf(await readCharge(row.chargeId));
-        if (outcome) outcomes.push([row, outcome]);
-      }
-    }
-    await db.$transaction((tx) => record(tx, batch.id, outcomes));
-  }
-
   const chargeChunk: JobHandler = async (payload, ctx) => {
     const { batchId, chunk } = payload as ChunkPayload;
     const batch = await db.batch.findUniqueOrThrow({ where: { id: batchId }, include: { account: true } });
