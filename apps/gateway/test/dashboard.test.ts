@@ -209,6 +209,10 @@ describe('staff see their account only', () => {
     expect(await volumeByDay()).toEqual({ [yesterday]: 12.5 });
     expect(await volumeByDay('America/New_York')).toEqual({ [yesterday]: 12.5 });
     expect(await volumeByDay('Australia/Sydney')).toEqual({ [utcToday]: 12.5 });
+    expect((await b.query('dashboard.stats', { days: 1, timeZone: 'Australia/Sydney' })).data).toMatchObject({
+      timeZone: 'Australia/Sydney',
+    });
+    expect((await b.query('dashboard.stats', { days: 1 })).data).toMatchObject({ timeZone: 'UTC' });
 
     for (const timeZone of ['Mars/Olympus_Mons', '+05:30', 'UTC; DROP TABLE "Charge"', '']) {
       const refused = await b.query('dashboard.stats', { days: 7, timeZone });

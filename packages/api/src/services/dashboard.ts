@@ -1,4 +1,4 @@
-import { ApiError, toWireAmount } from '@gateway/core';
+import { toWireAmount } from '@gateway/core';
 import type { Account } from '@gateway/db';
 import type { Dependencies } from './deps';
 import { requireCurrency } from './money';
@@ -29,15 +29,21 @@ function dayIn(timeZone: string, date: Date): string {
 
 /** Read models of the dashboard that no REST operation answers. */
 export function createDashboardService({ db, clock }: Dependencies) {
-  // The time zones PostgreSQL knows, read once: a name it did not know would fail the query.
+  // The time zones PostgreSQL knows, read once (again after a failed read).
   let databaseTimeZones: Promise<Set<string>> | undefined;
-  async function requireDatabaseTimeZone(timeZone: string) {
+  /**
+   * The zone itself if PostgreSQL knows it too, else UTC: a browser's zone newer than the
+   * database's time zone data (a renamed city) must not break the home page.
+   */
+  async function zoneTheDatabaseKnows(timeZone: string): Promise<string> {
     databaseTimeZones ??= db.$queryRaw<Array<{ name: string }>>`SELECT name FROM pg_timezone_names`.then(
       (rows) => new Set(rows.map((row) => row.name)),
+      (error: unknown) => {
+        databaseTimeZones = undefined;
+        throw error;
+      },
     );
-    if (!(await databaseTimeZones).has(timeZone)) {
-      throw new ApiError('ValidationError', { message: `Unknown time zone: ${timeZone}`, details: { timeZone: 'Unknown time zone' } });
-    }
+    return (await databaseTimeZones).has(timeZone) ? timeZone : 'UTC';
   }
 
   /**
@@ -45,8 +51,8 @@ export function createDashboardService({ db, clock }: Dependencies) {
    * how many payments the provider accepted or failed (its success rate), from the charges and
    * their failed attempts.
    */
-  async function providerDays(account: Account, days: number, timeZone = 'UTC') {
-    await requireDatabaseTimeZone(timeZone);
+  async function providerDays(account: Account, days: number, askedTimeZone = 'UTC') {
+    const timeZone = await zoneTheDatabaseKnows(askedTimeZone);
     const today = Date.parse(dayIn(timeZone, clock.now()));
     const dates = Array.from({ length: days }, (_, i) => utcDayOf(today - (days - 1 - i) * DAY_MS));
     // A day before the first one in UTC: every time zone's first day starts after it.
@@ -70,6 +76,7 @@ export function createDashboardService({ db, clock }: Dependencies) {
     const accepted = new Map(charges.map((row) => [key(row.providerId, row.day), row]));
     const failed = new Map(failures.map((row) => [key(row.providerId, row.day), row.failed]));
     return {
+      timeZone,
       dates,
       providers: providers.map((provider) => {
         const currency = requireCurrency(provider.currency);

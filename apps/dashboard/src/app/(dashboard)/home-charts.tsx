@@ -13,30 +13,33 @@ const PERIODS = [7, 14, 30, 90];
 const percent = (value: number) => `${Math.round(value)} %`;
 
 /** One volume chart per currency, and the success rate of every provider. */
-function Charts({ dates, providers }: Outputs['dashboard']['stats']) {
+function Charts({ timeZone, dates, providers }: Outputs['dashboard']['stats']) {
   const currencies = [...new Set(providers.map((p) => p.currency))];
   return (
-    <div className="grid-2">
-      {currencies.map((currency) => (
+    <>
+      <p className="hint">Days in the {timeZone} time zone.</p>
+      <div className="grid-2">
+        {currencies.map((currency) => (
+          <LineChart
+            key={currency}
+            title={`Volume captured (${currency})`}
+            dates={dates}
+            series={providers.filter((p) => p.currency === currency).map((p) => ({ name: p.name, values: p.days.map((d) => d.volume) }))}
+            format={(value) => formatMoney(value, currency)}
+          />
+        ))}
         <LineChart
-          key={currency}
-          title={`Volume captured (${currency})`}
+          title="Success rate (accepted payments out of all provider attempts)"
           dates={dates}
-          series={providers.filter((p) => p.currency === currency).map((p) => ({ name: p.name, values: p.days.map((d) => d.volume) }))}
-          format={(value) => formatMoney(value, currency)}
+          max={100}
+          series={providers.map((p) => ({
+            name: p.name,
+            values: p.days.map((d) => (d.accepted + d.failed === 0 ? null : (100 * d.accepted) / (d.accepted + d.failed))),
+          }))}
+          format={percent}
         />
-      ))}
-      <LineChart
-        title="Success rate (accepted payments out of all provider attempts)"
-        dates={dates}
-        max={100}
-        series={providers.map((p) => ({
-          name: p.name,
-          values: p.days.map((d) => (d.accepted + d.failed === 0 ? null : (100 * d.accepted) / (d.accepted + d.failed))),
-        }))}
-        format={percent}
-      />
-    </div>
+      </div>
+    </>
   );
 }
 

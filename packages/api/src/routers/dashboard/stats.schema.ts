@@ -27,6 +27,8 @@ export const input = z.object({
 const day = z.object({ date: z.string(), volume: z.number(), accepted: z.number().int(), failed: z.number().int() });
 
 export const output = z.object({
+  /** The zone whose days `dates` are: the one asked for, or UTC when the database does not know it. */
+  timeZone: z.string(),
   dates: z.array(z.string()),
   providers: z.array(z.object({ providerId: z.string(), name: z.string(), currency: z.string(), days: z.array(day) })),
 });
