@@ -20,3 +20,9 @@ export async function testServerReachable(): Promise<boolean> {
     await client.end().catch(() => undefined);
   }
 }
+
+/** The backends a test file runs on: all of them, less PostgreSQL when its server does not answer. */
+export async function reachableBackends<T extends { backend: 'PostgreSQL' | 'PGlite' }>(backends: T[]): Promise<T[]> {
+  const onPostgres = await testServerReachable();
+  return backends.filter(({ backend }) => onPostgres || backend !== 'PostgreSQL');
+}

@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyMigrations, findMigrationsDir, pgliteExecutor, pgPoolExecutor, type SqlExecutor } from './apply.js';
 import { readMigrations } from './files.js';
-import { TEST_SERVER_URL, testServerReachable } from '../test-server.js';
+import { reachableBackends, TEST_SERVER_URL } from '../test-server.js';
 
 const committedDir = findMigrationsDir(import.meta.dirname);
 const committed = (await readMigrations(committedDir)).map((m) => m.name);
@@ -48,10 +48,12 @@ async function inMemoryPglite(): Promise<TestDb> {
   };
 }
 
-describe.each([
-  ...((await testServerReachable()) ? [{ backend: 'PostgreSQL', open: throwawayPostgres }] : []),
-  { backend: 'PGlite', open: inMemoryPglite },
-])('applyMigrations on $backend', ({ open }) => {
+describe.each(
+  await reachableBackends([
+    { backend: 'PostgreSQL', open: throwawayPostgres },
+    { backend: 'PGlite', open: inMemoryPglite },
+  ]),
+)('applyMigrations on $backend', ({ open }) => {
   let db: TestDb;
   let scratch: string;
   beforeAll(async () => {

@@ -100,8 +100,9 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     return failed(charge.failureMessage ?? 'Failed', charge.gatewayCode, charge.gatewayMessage, charge.attempts[0]?.isRetryable ?? false);
   }
 
-  const readCharge = (id: string) =>
-    db.charge.findUniqueOrThrow({ where: { id }, include: { attempts: { orderBy: { dateAttempted: 'desc' }, take: 1 } } });
+  /** A charge with its last attempt, which says whether its failure is retryable (outcomeOf). */
+  const withLastAttempt = { attempts: { orderBy: { dateAttempted: 'desc' as const }, take: 1 } };
+  const readCharge = (id: string) => db.charge.findUniqueOrThrow({ where: { id }, include: withLastAttempt });
 
   /**
    * Charges one row. A charge made (SUCCESS, or a debit the provider accepted) is a SUCCESS; a
@@ -177,9 +178,12 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     if (batch.processed === batch.count) await changeStatus(tx, batch, 'IN_PROGRESS', batch.success > 0 ? 'SUCCESS' : 'FAILED');
   }
 
-  const chunkRows = (chunk: number) => ({ line: { gt: chunk * CHUNK_ROWS, lte: (chunk + 1) * CHUNK_ROWS } });
-  const rowsToCharge = (batchId: string, chunk: number) =>
-    db.batchRow.findMany({ where: { batchId, status: 'CREATED', ...chunkRows(chunk) }, orderBy: { line: 'asc' } });
+  /** The rows of a chunk not yet recorded, in line order. */
+  const rowsToCharge = (client: Pick<Prisma.TransactionClient, 'batchRow'>, batchId: string, chunk: number) =>
+    client.batchRow.findMany({
+      where: { batchId, status: 'CREATED', line: { gt: chunk * CHUNK_ROWS, lte: (chunk + 1) * CHUNK_ROWS } },
+      orderBy: { line: 'asc' },
+    });
 
   /**
    * After the last attempt of a chunk, so that its batch can finish, in one transaction: a row whose
@@ -190,7 +194,7 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
    */
   async function giveUp(batch: Batch, chunk: number) {
     await db.$transaction(async (tx) => {
-      const rows = await tx.batchRow.findMany({ where: { batchId: batch.id, status: 'CREATED', ...chunkRows(chunk) } });
+      const rows = await rowsToCharge(tx, batch.id, chunk);
       const methods = await tx.paymentMethod.findMany({
         where: { accountId: batch.accountId, id: { in: rows.map((row) => row.paymentMethodId) } },
         select: { id: true, type: true, customerId: true },
@@ -218,7 +222,7 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
       const notCharged = new Set(made.map((charge) => charge.id));
       const existing = await tx.charge.findMany({
         where: { id: { in: rows.filter((row) => !notCharged.has(row.chargeId)).map((row) => row.chargeId) } },
-        include: { attempts: { orderBy: { dateAttempted: 'desc' }, take: 1 } },
+        include: withLastAttempt,
       });
       const chargeOf = new Map(existing.map((charge) => [charge.id, charge]));
       const outcomes: Array<[BatchRow, RowOutcome]> = [];
@@ -245,7 +249,7 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     await handOn({ runAt: new Date(clock.now().getTime() + LANE_WAIT_MS) });
     try {
       if (batch.status === 'CREATED') await db.$transaction((tx) => changeStatus(tx, batch, 'CREATED', 'IN_PROGRESS'));
-      const rows = await rowsToCharge(batchId, chunk);
+      const rows = await rowsToCharge(db, batchId, chunk);
       const { outcomes, error } = await chargeRows(batch.account, rows, ctx.signal);
       const done = outcomes.length === rows.length;
       await db.$transaction(async (tx) => {
