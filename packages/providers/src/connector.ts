@@ -1,9 +1,12 @@
 /**
  * The contract between the gateway core and an acquirer/processor connector.
  *
- * Amounts are integer minor units (`bigint`) of an ISO 4217 currency. Every method is idempotent
- * at the acquirer by its idempotency key: repeating a call with the same key returns the same
- * result and never moves money twice, so the gateway may retry after a crash.
+ * Amounts are integer minor units (`bigint`) of the currency as ISO 4217 counts them; a connector
+ * whose provider counts a currency otherwise (Stripe, Adyen) converts in its own mapping, and the
+ * gateway checks beforehand that the provider can express the amount (`ProviderType.providerAmount`).
+ * Every method is idempotent at the provider by its idempotency key: repeating a call with the same
+ * key returns the same result and never moves money twice, so the gateway may retry after a crash.
+ * An operation a provider type does not offer answers the failure category `unsupported`.
  */
 
 export interface CardDetails {
@@ -24,7 +27,19 @@ export type FailureCategory =
   | 'timeout'
   | 'invalid_request'
   | 'not_found'
-  | 'over_limit';
+  | 'over_limit'
+  /** The card needs 3-D Secure (or another customer authentication) the gateway cannot run yet. */
+  | 'authentication_required'
+  | 'invalid_cvc'
+  | 'suspected_fraud'
+  /** The provider account is not enabled for this (raw card numbers, a currency, a feature). */
+  | 'not_permitted'
+  /** The provider refused the gateway's credentials for this provider. */
+  | 'credentials_refused'
+  /** The amount cannot be expressed in the provider's minor units of the currency. */
+  | 'invalid_amount'
+  /** The provider type does not offer this operation. */
+  | 'unsupported';
 
 export interface ProviderFailure {
   category: FailureCategory;
@@ -32,7 +47,7 @@ export interface ProviderFailure {
   retryable: boolean;
   /** The acquirer's own response code (or a connector code such as "TIMEOUT"). */
   gatewayCode: string;
-  /** Human-readable; never contains card data. */
+  /** Human-readable, from the connector's code table: never the provider's free text, never card data. */
   gatewayMessage: string;
 }
 
@@ -52,7 +67,13 @@ export interface WalletPaymentData {
 /** What pays: card details, a card the acquirer stored, a network token or a wallet token. */
 export type PaymentSource =
   | { type: 'card'; card: CardDetails }
-  | { type: 'stored_card'; providerToken: string; cvc?: string }
+  | {
+      type: 'stored_card';
+      providerToken: string;
+      /** What the connector kept beside the token when it stored the card (StoredCard.providerData). */
+      providerData?: Record<string, string>;
+      cvc?: string;
+    }
   | { type: 'network_token'; networkTokenId: string }
   | { type: 'wallet'; wallet: 'apple_pay'; paymentData: WalletPaymentData };
 
@@ -66,9 +87,19 @@ export interface AuthoriseRequest {
   source: PaymentSource;
   /** A merchant-initiated repeat payment on stored details. */
   recurring?: boolean;
+  /** The merchant's reference (Adyen: merchantOrderReference; the attempt's key is Adyen's reference). */
   reference?: string;
   descriptor?: string;
+  /**
+   * Keeps provider ids the connector needs to reverse this call later (a Stripe payment method id
+   * made in an earlier sub-call, say), before the sub-call that moves money: the gateway stores them
+   * with the attempt and hands them back in `ReverseRequest.providerData`. Never card data.
+   */
+  keep?: (providerData: Record<string, string>) => Promise<void>;
 }
+
+/** The non-card parameters of an authorise call, as the gateway stored them with the attempt. */
+export type AttemptParameters = Omit<AuthoriseRequest, 'source' | 'keep'>;
 
 /** What the acquirer tells about a card: all a gateway may keep (never the full number). */
 export interface CardSummary {
@@ -84,6 +115,7 @@ export interface CardSummary {
 export interface Authorisation {
   providerChargeId: string;
   captured: boolean;
+  /** Authorised amount, in ISO minor units. */
   amount: bigint;
   /** The card charged, for sources that carry no card number (stored card, token, wallet). */
   card?: CardSummary;
@@ -92,6 +124,8 @@ export interface Authorisation {
 /** A card the acquirer keeps for later payments, known to the gateway by the acquirer's token. */
 export interface StoredCard {
   providerToken: string;
+  /** Non-card ids the connector needs with the token later (Stripe customer, Adyen shopperReference). */
+  providerData?: Record<string, string>;
   card: CardSummary;
 }
 
@@ -99,6 +133,15 @@ export interface StoreCardRequest {
   idempotencyKey: string;
   /** Card details, or a single-use token the merchant's page got from the acquirer (exchanged for a reusable one). */
   source: { type: 'card'; card: CardDetails } | { type: 'single_use_token'; token: string };
+  /** A stable id the gateway chose for the card's owner (its payment method id): Adyen's shopperReference. */
+  ownerReference?: string;
+}
+
+/** A stored card as the gateway knows it: the token, and what was kept beside it. */
+export interface StoredCardRef {
+  providerToken: string;
+  /** StoredCard.providerData, or for a token a merchant brings, its providerTokenData. */
+  providerData?: Record<string, string>;
 }
 
 export interface NetworkToken {
@@ -148,7 +191,17 @@ export interface CaptureRequest {
   idempotencyKey: string;
 }
 
-export interface Capture {
+/**
+ * A capture, void or refund the provider accepted but settles later (Adyen's "received"): the
+ * outcome comes by notification. Absent or false: done.
+ */
+export interface Modification {
+  pending?: boolean;
+  /** The provider's id of this modification (Adyen pspReference of the capture/cancel/refund). */
+  providerReference?: string;
+}
+
+export interface Capture extends Modification {
   amount: bigint;
 }
 
@@ -163,37 +216,49 @@ export interface RefundRequest {
   idempotencyKey: string;
 }
 
-export interface Refund {
+export interface Refund extends Modification {
   providerRefundId: string;
 }
 
-export interface ReverseRequest {
+/**
+ * Cancels whatever an authorise call did, for a call whose outcome is unknown. Carries the call's
+ * stored non-card parameters (Stripe replays the create with the same key and parameters, then
+ * cancels or refunds what it answers; Adyen cancels by the attempt's reference).
+ */
+export interface ReverseRequest extends Partial<AttemptParameters> {
   /** The idempotency key of the authorise call to cancel. */
   idempotencyKey: string;
+  /** What the call handed to `AuthoriseRequest.keep`, if anything. */
+  providerData?: Record<string, string>;
+  /** The provider's payment id, when the gateway learnt it. */
+  providerChargeId?: string;
 }
 
 export interface ProviderConnector {
   authorise(req: AuthoriseRequest): Promise<ProviderResult<Authorisation>>;
   capture(req: CaptureRequest): Promise<ProviderResult<Capture>>;
-  void(req: VoidRequest): Promise<ProviderResult<void>>;
+  void(req: VoidRequest): Promise<ProviderResult<Modification>>;
   refund(req: RefundRequest): Promise<ProviderResult<Refund>>;
   /**
    * Cancels whatever an authorise call with this idempotency key did, for a call whose outcome is
    * unknown (timeout). Safe if nothing happened: the acquirer then refuses that key from now on.
    */
   reverse(req: ReverseRequest): Promise<ProviderResult<void>>;
+  /** One harmless authenticated call: are the credentials good? (the dashboard's "check credentials") */
+  checkCredentials(): Promise<ProviderResult<void>>;
 
   /** Keeps a card at the acquirer for later payments. */
   storeCard(req: StoreCardRequest): Promise<ProviderResult<StoredCard>>;
   /** What the acquirer knows of a reusable token it issued (for tokens merchants bring). */
-  describeStoredCard(req: { providerToken: string }): Promise<ProviderResult<StoredCard>>;
-  updateStoredCard(req: {
-    providerToken: string;
-    expiryMonth?: number;
-    expiryYear?: number;
-    cardholder?: string;
-  }): Promise<ProviderResult<StoredCard>>;
-  deleteStoredCard(req: { providerToken: string }): Promise<ProviderResult<void>>;
+  describeStoredCard(req: StoredCardRef): Promise<ProviderResult<StoredCard>>;
+  updateStoredCard(
+    req: StoredCardRef & {
+      expiryMonth?: number;
+      expiryYear?: number;
+      cardholder?: string;
+    },
+  ): Promise<ProviderResult<StoredCard>>;
+  deleteStoredCard(req: StoredCardRef): Promise<ProviderResult<void>>;
   createNetworkToken(req: { idempotencyKey: string; providerToken: string }): Promise<ProviderResult<NetworkToken>>;
 
   debit(req: DebitRequest): Promise<ProviderResult<Debit>>;

@@ -1,5 +1,6 @@
 export type {
   Authorisation,
+  AttemptParameters,
   AuthoriseRequest,
   Capture,
   CaptureRequest,
@@ -9,6 +10,7 @@ export type {
   DebitAccount,
   DebitRequest,
   FailureCategory,
+  Modification,
   NetworkToken,
   PaymentSource,
   PaymentState,
@@ -22,13 +24,31 @@ export type {
   ReverseRequest,
   StoreCardRequest,
   StoredCard,
+  StoredCardRef,
   VoidRequest,
   WalletPaymentData,
 } from './connector.js';
-export { createSimulatedConnector, type SimulatedConnectorConfig } from './simulated-connector.js';
-export type { AuthorisationStatus, LedgerAuthorisation, LedgerDebit, SimulatorLedger } from './simulator/ledger.js';
-export type { LedgerOperation, OperationKind } from './simulator/operations.js';
-export type { ResponseCode } from './simulator/response-codes.js';
-export { startSimulator, type Simulator, type SimulatorOptions } from './simulator/server.js';
-export { DECLINED_PAY_ID, TEST_BANK_ACCOUNTS, type TestBankAccount } from './simulator/test-accounts.js';
-export { TEST_CARDS, type TestCard, type TestCardOutcome } from './simulator/test-cards.js';
+export { createSimulatedConnector, type SimulatedConnectorConfig } from './dummy/connector.js';
+export type { AuthorisationStatus, LedgerAuthorisation, LedgerDebit, SimulatorLedger } from './dummy/simulator/ledger.js';
+export type { LedgerOperation, OperationKind } from './dummy/simulator/operations.js';
+export type { ResponseCode } from './dummy/simulator/response-codes.js';
+export { startSimulator, type Simulator, type SimulatorOptions } from './dummy/simulator/server.js';
+export { DECLINED_PAY_ID, TEST_BANK_ACCOUNTS, type TestBankAccount } from './dummy/simulator/test-accounts.js';
+export { TEST_CARDS, type TestCard, type TestCardOutcome } from './dummy/simulator/test-cards.js';
+export {
+  failure,
+  rescaleMinorUnits,
+  unsupported,
+  type ConnectorOptions,
+  type Environment,
+  type NotificationEvent,
+  type NotificationFormat,
+  type NotificationRead,
+  type NotificationRequest,
+  type ParameterCheck,
+  type ParameterSpec,
+  type ProviderNotification,
+  type ProviderOperation,
+  type ProviderType,
+} from './provider-type.js';
+export { PROVIDER_TYPES, providerType } from './registry.js';

@@ -35,6 +35,13 @@ const FAILURE_ERRORS: Record<FailureCategory, ErrorName> = {
   invalid_request: 'InvalidPaymentDetails',
   not_found: 'NoTransactionFound',
   over_limit: 'InvalidAmount',
+  authentication_required: 'ThreeDSecureFailed',
+  invalid_cvc: 'InvalidCcv',
+  suspected_fraud: 'CardBlocked',
+  not_permitted: 'FeatureUnavailable',
+  credentials_refused: 'AccountNotAuthorised',
+  invalid_amount: 'InvalidAmount',
+  unsupported: 'FeatureUnavailable',
 };
 
 const DECLINES: ReadonlySet<FailureCategory> = new Set([
@@ -43,6 +50,8 @@ const DECLINES: ReadonlySet<FailureCategory> = new Set([
   'expired_card',
   'stolen_card',
   'invalid_card',
+  'invalid_cvc',
+  'suspected_fraud',
 ]);
 
 /**

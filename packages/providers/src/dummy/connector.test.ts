@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthoriseRequest, ProviderConnector } from './connector.js';
-import { createSimulatedConnector } from './simulated-connector.js';
+import type { AuthoriseRequest, ProviderConnector } from '../connector.js';
+import { createSimulatedConnector } from './connector.js';
 import { startSimulator, type Simulator } from './simulator/server.js';
 import { TEST_CARDS } from './simulator/test-cards.js';
 import { applePaySource, cardSource, CVC, failureOf, payment, valueOf, VISA } from './testing.js';
@@ -205,7 +205,7 @@ describe('capture, void and refund rules', () => {
 
   it('voids only an uncaptured authorisation', async () => {
     const id = await charge(false);
-    expect(await connector.void({ providerChargeId: id, idempotencyKey: key() })).toEqual({ ok: true, value: undefined });
+    expect(await connector.void({ providerChargeId: id, idempotencyKey: key() })).toEqual({ ok: true, value: {} });
     expect(failureOf(await connector.capture({ providerChargeId: id, amount: 1n, idempotencyKey: key() })).category).toBe(
       'invalid_request',
     );

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { passesLuhn } from '@gateway/core';
-import type { CardDetails, CardSummary } from '../connector.js';
+import type { CardDetails, CardSummary } from '../../connector.js';
 import type { Journal, Table } from './journal.js';
 import type { Operations, Outcome } from './operations.js';
 import type { CardChanges, SourceInput, StoreCardInput } from './requests.js';

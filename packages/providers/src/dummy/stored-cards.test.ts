@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { passesLuhn } from '@gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CardDetails, ProviderConnector, StoredCard } from './connector.js';
+import type { CardDetails, ProviderConnector, StoredCard } from '../connector.js';
 import type { Simulator } from './simulator/server.js';
 import { CVC, failureOf, payment, startClockedSimulator, valueOf, VISA } from './testing.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DebitAccount, DebitRequest, PayToAgreementRequest, ProviderConnector } from './connector.js';
+import type { DebitAccount, DebitRequest, PayToAgreementRequest, ProviderConnector } from '../connector.js';
 import type { Simulator } from './simulator/server.js';
 import { DECLINED_PAY_ID, TEST_BANK_ACCOUNTS } from './simulator/test-accounts.js';
 import { failureOf, startClockedSimulator, valueOf } from './testing.js';

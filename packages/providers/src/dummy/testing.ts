@@ -1,7 +1,7 @@
 /** Helpers for this package's tests. */
 import { randomUUID } from 'node:crypto';
-import type { AuthoriseRequest, PaymentSource, ProviderFailure, ProviderResult, WalletPaymentData } from './connector.js';
-import { createSimulatedConnector } from './simulated-connector.js';
+import type { AuthoriseRequest, PaymentSource, ProviderFailure, ProviderResult, WalletPaymentData } from '../connector.js';
+import { createSimulatedConnector } from './connector.js';
 import { startSimulator, type SimulatorOptions } from './simulator/server.js';
 
 export const VISA = '4111111111111111';

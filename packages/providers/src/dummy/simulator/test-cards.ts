@@ -1,4 +1,4 @@
-import type { FailureCategory } from '../connector.js';
+import type { FailureCategory } from '../../connector.js';
 import { passesLuhn } from '@gateway/core';
 import type { ResponseCode } from './response-codes.js';
 

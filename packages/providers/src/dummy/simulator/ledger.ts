@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isExpired } from '@gateway/core';
-import type { DebitAccount, PaymentState } from '../connector.js';
+import type { DebitAccount, PaymentState } from '../../connector.js';
 import type { Journal, Table } from './journal.js';
 import { Operations, type LedgerOperation, type OperationKind, type Outcome } from './operations.js';
 import type { AgreementInput, AuthoriseInput, DebitInput, SourceInput } from './requests.js';

@@ -1,4 +1,4 @@
-import type { CardDetails } from '../connector.js';
+import type { CardDetails } from '../../connector.js';
 
 /** A request the acquirer cannot read: answered with code 30. */
 export class FormatError extends Error {}

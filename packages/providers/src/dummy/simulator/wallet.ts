@@ -1,4 +1,4 @@
-import type { CardDetails } from '../connector.js';
+import type { CardDetails } from '../../connector.js';
 import { card, FormatError, object, text } from './fields.js';
 
 /**

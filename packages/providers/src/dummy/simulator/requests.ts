@@ -10,7 +10,7 @@ import type {
   PayToAgreementRequest,
   ProviderConnector,
   StoreCardRequest,
-} from '../connector.js';
+} from '../../connector.js';
 import { boolean, card, CVC, expiryMonth, expiryYear, FormatError, minorUnits, object, optional, text } from './fields.js';
 import { applePay } from './wallet.js';
 

@@ -1,14 +1,14 @@
 import type {
   CardSummary,
   DebitAccount,
-  FailureCategory,
   PaymentSource,
   PaymentState,
   ProviderConnector,
   ProviderFailure,
   ProviderResult,
-} from './connector.js';
-import { HttpTimeoutError, requestJson } from './http-json.js';
+} from '../connector.js';
+import { HttpTimeoutError, requestJson } from '../http-json.js';
+import { failure } from '../provider-type.js';
 import { refusal } from './simulator/response-codes.js';
 
 export interface SimulatedConnectorConfig {
@@ -100,13 +100,15 @@ export function createSimulatedConnector(config: SimulatedConnectorConfig): Prov
       call('POST', `${payment(req.providerChargeId)}/capture`, { amount: req.amount.toString() }, keyed(req.idempotencyKey), (answer) => ({
         amount: minorUnits(answer, 'amount'),
       })),
-    void: (req) => call('POST', `${payment(req.providerChargeId)}/void`, {}, keyed(req.idempotencyKey), () => undefined),
+    void: (req) => call('POST', `${payment(req.providerChargeId)}/void`, {}, keyed(req.idempotencyKey), () => ({})),
     refund: (req) =>
       call('POST', `${payment(req.providerChargeId)}/refunds`, { amount: req.amount.toString() }, keyed(req.idempotencyKey), (answer) => ({
         providerRefundId: text(answer, 'id'),
       })),
     // Idempotent by the authorise call's key, which the acquirer takes in the body.
     reverse: (req) => call('POST', '/v1/reversals', { idempotencyKey: req.idempotencyKey }, {}, () => undefined),
+    // The simulator takes no credentials: reading its operations is the harmless call.
+    checkCredentials: () => call('GET', '/v1/operations?idempotencyKey=check-credentials', undefined, {}, () => undefined),
 
     storeCard: (req) =>
       call(
@@ -117,7 +119,8 @@ export function createSimulatedConnector(config: SimulatedConnectorConfig): Prov
         readStoredCard,
       ),
     describeStoredCard: (req) => call('GET', storedCard(req.providerToken), undefined, {}, readStoredCard),
-    updateStoredCard: ({ providerToken, ...changes }) => call('PATCH', storedCard(providerToken), changes, {}, readStoredCard),
+    updateStoredCard: ({ providerToken, providerData: _kept, ...changes }) =>
+      call('PATCH', storedCard(providerToken), changes, {}, readStoredCard),
     deleteStoredCard: (req) => call('DELETE', storedCard(req.providerToken), undefined, {}, () => undefined),
     createNetworkToken: (req) =>
       call('POST', `${storedCard(req.providerToken)}/network-tokens`, {}, keyed(req.idempotencyKey), (answer) => ({
@@ -192,15 +195,6 @@ function readState(answer: Json): PaymentState {
 function refusalOf(code: string): ProviderFailure | undefined {
   const known = refusal(code);
   return known && { category: known.category, retryable: false, gatewayCode: code, gatewayMessage: known.message };
-}
-
-function failure(
-  category: FailureCategory,
-  gatewayCode: string,
-  gatewayMessage: string,
-  retryable: boolean,
-): { ok: false; failure: ProviderFailure } {
-  return { ok: false, failure: { category, retryable, gatewayCode, gatewayMessage } };
 }
 
 function isObject(value: unknown): value is Json {

@@ -1,4 +1,4 @@
-import type { FailureCategory } from '../connector.js';
+import type { FailureCategory } from '../../connector.js';
 
 /**
  * The simulated acquirer's response codes (ISO 8583 style): the HTTP status it answers with, and

@@ -1,0 +1,148 @@
+import { findCurrency } from '@gateway/core';
+import type { FailureCategory, ProviderConnector, ProviderFailure } from './connector.js';
+
+/**
+ * What the gateway knows of a kind of provider (dummy, stripe, adyen) before it has a connector:
+ * its parameters, currencies, operations, endpoints and notification format. One per folder
+ * (`dummy/`, `stripe/`, `adyen/`), listed in `registry.ts`.
+ */
+
+export type Environment = 'SANDBOX' | 'PRODUCTION';
+
+/** The operations a provider type may offer; `GET /info/provider_types` lists them. */
+export type ProviderOperation =
+  | 'authorise'
+  | 'sale'
+  | 'capture'
+  | 'partialCapture'
+  | 'void'
+  | 'refund'
+  | 'partialRefund'
+  | 'reverse'
+  | 'storeCard'
+  | 'describeStoredCard'
+  | 'updateStoredCard'
+  | 'deleteStoredCard'
+  | 'singleUseToken'
+  | 'multiUseToken'
+  | 'recurring'
+  | 'networkToken'
+  | 'bankAccountDebit'
+  | 'payTo'
+  | 'applePay'
+  | 'notifications';
+
+/** One authenticationParameter of a type. Names are matched case-insensitively. */
+export interface ParameterSpec {
+  name: string;
+  /** true, false, or only for PRODUCTION. */
+  required: boolean | 'PRODUCTION';
+  /** A secret is never answered or logged (all parameters are sealed alike). */
+  secret: boolean;
+  description: string;
+}
+
+/** Parameters read against a type: canonical names, or what is wrong with which (by its canonical name). */
+export type ParameterCheck = { ok: true; parameters: Record<string, string> } | { ok: false; problems: Record<string, string> };
+
+export interface ConnectorOptions {
+  /** Where calls go: the type's endpoint for the environment, or the operator's GATEWAY_PROVIDER_ENDPOINTS. */
+  baseUrl: string;
+  /** Budget of one call; past it the outcome is unknown (failure `timeout`, retryable). */
+  timeoutMs: number;
+  environment: Environment;
+  /** The provider's checked authenticationParameters, by canonical name. */
+  parameters: Readonly<Record<string, string>>;
+  /** The simulated acquirer's own behaviour (dummy only). */
+  simulation?: { latency: { minMs: number; maxMs: number }; settlementDelayMs: number };
+}
+
+/** A notification as the provider sent it: the raw bytes (signatures cover them), never re-serialised JSON. */
+export interface NotificationRequest {
+  rawBody: Buffer;
+  /** Header names in lower case. */
+  headers: Readonly<Record<string, string | undefined>>;
+  parameters: Readonly<Record<string, string>>;
+  now: Date;
+}
+
+export type NotificationEvent = 'authorisation' | 'capture' | 'void' | 'refund' | 'other';
+
+/** One event a provider reported, in the gateway's terms. */
+export interface ProviderNotification {
+  /** Unique at the provider: the same notification delivered again has the same id. */
+  id: string;
+  event: NotificationEvent;
+  success: boolean;
+  /** The provider's payment id (Adyen original pspReference, Stripe payment intent id). */
+  providerChargeId?: string;
+  /** The idempotency key / reference the gateway sent with the call reported on, when echoed. */
+  reference?: string;
+  /** The provider's id of the modification (Adyen pspReference of a capture, cancel or refund). */
+  providerReference?: string;
+  /** In ISO minor units. */
+  amount?: bigint;
+  currency?: string;
+  /** Why it failed, from the connector's code table (never the provider's free text). */
+  failure?: ProviderFailure;
+}
+
+export type NotificationRead =
+  | { ok: true; notifications: ProviderNotification[] }
+  /** Not verified (bad signature, stale timestamp, another account): nothing may change. */
+  | { ok: false; reason: string };
+
+export interface NotificationFormat {
+  /** Verifies the raw request with the provider's scheme and reads its events. */
+  read(req: NotificationRequest): NotificationRead;
+  /** The answer the provider expects for a notification taken. */
+  accepted: { status: number; contentType: string; body: string };
+}
+
+export interface ProviderType {
+  type: string;
+  displayName: string;
+  parameters: readonly ParameterSpec[];
+  /** Checks authenticationParameters for an environment (400 naming the parameter when not ok). */
+  checkParameters(parameters: Readonly<Record<string, string>>, environment: Environment): ParameterCheck;
+  /** Currencies the type takes (ISO 4217 codes). */
+  currencies: readonly string[];
+  /**
+   * An amount in ISO minor units as the provider's own minor units, or undefined when the provider
+   * cannot express it (currency not taken, or finer than the provider counts it).
+   */
+  providerAmount(currency: string, isoMinor: bigint): bigint | undefined;
+  operations: ReadonlySet<ProviderOperation>;
+  /** The provider's own endpoint for an environment (HTTPS), before any operator override. */
+  endpoint(environment: Environment, parameters: Readonly<Record<string, string>>): string;
+  connector(options: ConnectorOptions): ProviderConnector;
+  notifications?: NotificationFormat;
+}
+
+/** A failure as data, for connectors. */
+export function failure(
+  category: FailureCategory,
+  gatewayCode: string,
+  gatewayMessage: string,
+  retryable: boolean,
+): { ok: false; failure: ProviderFailure } {
+  return { ok: false, failure: { category, retryable, gatewayCode, gatewayMessage } };
+}
+
+/** What a connector answers for an operation its type does not offer. */
+export function unsupported(type: string, operation: string): { ok: false; failure: ProviderFailure } {
+  return failure('unsupported', 'UNSUPPORTED', `Providers of type ${type} do not offer ${operation}`, false);
+}
+
+/**
+ * An amount in ISO minor units of `currency` as minor units with `providerExponent` decimals, or
+ * undefined when it has digits the provider cannot count (or the currency is unknown).
+ */
+export function rescaleMinorUnits(currency: string, isoMinor: bigint, providerExponent: number): bigint | undefined {
+  const iso = findCurrency(currency);
+  if (!iso) return undefined;
+  const shift = providerExponent - iso.exponent;
+  if (shift >= 0) return isoMinor * 10n ** BigInt(shift);
+  const divisor = 10n ** BigInt(-shift);
+  return isoMinor % divisor === 0n ? isoMinor / divisor : undefined;
+}
