@@ -1,0 +1,1 @@
+export { DESCRIPTIONS, loadDescription, type DescriptionName } from './openapi/descriptions.js';
