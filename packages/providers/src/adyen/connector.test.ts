@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { HOLDER_NAME_OUTCOMES } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthoriseRequest } from '../connector.js';
@@ -48,6 +49,23 @@ describe('against the fake Adyen', () => {
 
 describe('code table', () => {
   const triggers = Object.entries(HOLDER_NAME_OUTCOMES).filter(([, outcome]) => outcome.resultCode !== 'Received');
+
+  it('is the table docs/providers/adyen.md shows', () => {
+    const doc = readFileSync(new URL('../../../../docs/providers/adyen.md', import.meta.url), 'utf8');
+    const documented = new Map(
+      doc
+        .split('\n')
+        .map((line) => line.split('|').map((cell) => cell.trim()))
+        .filter((cells) => /^`(REFUSED|ERROR)_[0-9]+`$/.test(cells[2] ?? ''))
+        .map((cells) => [cells[2]!.slice(1, -1), { category: cells[3], retryable: cells[5] === 'yes', message: cells[6] }]),
+    );
+    const rows = [
+      ...Object.entries(REFUSALS).map(([code, row]) => [`REFUSED_${code}`, row] as const),
+      ...Object.entries(ERRORS).map(([code, row]) => [`ERROR_${code}`, row] as const),
+    ];
+    for (const [code, { category, retryable, message }] of rows)
+      expect(documented.get(code), code).toEqual({ category, retryable, message });
+  });
 
   it('has a test trigger for every refusal row', () => {
     expect(new Set(triggers.map(([, outcome]) => outcome.refusalReasonCode))).toEqual(new Set(Object.keys(REFUSALS)));
