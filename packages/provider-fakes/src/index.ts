@@ -4,6 +4,7 @@ export type {
   FakeStoredPaymentMethod,
   ModificationKind,
   NotificationDraft,
+  StoredCardSeed,
 } from './adyen/ledger.js';
 export { notificationBody, notificationItem, signItem, type Delivery, type NotificationRequestItem } from './adyen/notifications.js';
 export {

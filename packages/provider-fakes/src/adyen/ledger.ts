@@ -97,6 +97,16 @@ export interface FakeStoredPaymentMethod {
   threeDSecure: boolean;
 }
 
+/** A card to keep for a shopper, as a test hands it to the fake. */
+export interface StoredCardSeed {
+  shopperReference: string;
+  number: string;
+  expiryMonth: string;
+  /** Four digits. */
+  expiryYear: string;
+  holderName?: string;
+}
+
 export function serviceError(status: number, errorCode: string, message: string, errorType = 'validation'): Answer {
   return { status, body: { status, errorCode, message, errorType, pspReference: pspReference() }, notifications: [] };
 }
@@ -136,13 +146,7 @@ export class AdyenLedger {
   }
 
   /** Keeps a card as if a shopper had stored it earlier: a token a merchant brings. */
-  addStoredPaymentMethod(card: {
-    shopperReference: string;
-    number: string;
-    expiryMonth: string;
-    expiryYear: string;
-    holderName?: string;
-  }): string {
+  addStoredPaymentMethod(card: StoredCardSeed): string {
     return this.#store(card.shopperReference, card, 'CardOnFile').id;
   }
 

@@ -11,6 +11,7 @@ import {
   type FakeStoredPaymentMethod,
   type ModificationKind,
   type NotificationDraft,
+  type StoredCardSeed,
 } from './ledger.js';
 import { deliver, notificationBody, notificationItem, type Delivery } from './notifications.js';
 
@@ -101,13 +102,7 @@ export interface FakeAdyen {
   payment(pspReference: string): FakeAdyenPayment | undefined;
   storedPaymentMethods(): FakeStoredPaymentMethod[];
   /** Keeps a card as if a shopper had stored it before: a token a merchant brings. Answers its id. */
-  addStoredPaymentMethod(card: {
-    shopperReference: string;
-    number: string;
-    expiryMonth: string;
-    expiryYear: string;
-    holderName?: string;
-  }): string;
+  addStoredPaymentMethod(card: StoredCardSeed): string;
   setRawCardsAllowed(allowed: boolean): void;
   setNotificationUrl(url: string | undefined): void;
   injectFault(fault: Fault, match?: FaultMatch): void;

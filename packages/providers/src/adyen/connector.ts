@@ -103,7 +103,10 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
   function amountIn(currency: string | undefined, amount: bigint): Result<{ currency: string; value: number }> {
     if (currency === undefined) return failure('invalid_request', 'NO_CURRENCY', 'Adyen needs the payment currency with the amount', false);
     const value = toAdyenUnits(currency, amount);
-    if (value === undefined) return failure('invalid_amount', 'AMOUNT', `Adyen cannot express this amount in ${currency}`, false);
+    // JSON numbers are exact up to 2^53: beyond that the amount would change on the way.
+    if (value === undefined || value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) {
+      return failure('invalid_amount', 'AMOUNT', `Adyen cannot express this amount in ${currency}`, false);
+    }
     return ok(amountOf(currency, value));
   }
 
