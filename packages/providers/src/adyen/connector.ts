@@ -11,6 +11,8 @@ import {
   storedCardOf,
   storedIdOf,
   storeRequest,
+  type AdyenAmount,
+  type StoredPayment,
   subCallKey,
   summaryOf,
   text,
@@ -86,12 +88,7 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
   const payment = (psp: string) => `/payments/${encodeURIComponent(psp)}`;
 
   /** A capture, cancel or refund of a payment: Adyen answers "received" with the modification's pspReference. */
-  const modify = (
-    psp: string,
-    kind: 'captures' | 'cancels' | 'refunds' | 'reversals',
-    idempotencyKey: string,
-    amount?: { currency: string; value: number },
-  ) =>
+  const modify = (psp: string, kind: 'captures' | 'cancels' | 'refunds' | 'reversals', idempotencyKey: string, amount?: AdyenAmount) =>
     read(
       call('POST', `${payment(psp)}/${kind}`, {
         body: { merchantAccount, reference: paymentReference(idempotencyKey), ...(amount && { amount }) },
@@ -100,7 +97,7 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
       (answer) => ({ pending: true, providerReference: text(answer, 'pspReference') }),
     );
 
-  function amountIn(currency: string | undefined, amount: bigint): Result<{ currency: string; value: number }> {
+  function amountIn(currency: string | undefined, amount: bigint): Result<AdyenAmount> {
     if (currency === undefined) return failure('invalid_request', 'NO_CURRENCY', 'Adyen needs the payment currency with the amount', false);
     const value = toAdyenUnits(currency, amount);
     // JSON numbers are exact up to 2^53: beyond that the amount would change on the way.
@@ -116,29 +113,20 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
     if (source.type === 'wallet') return unsupported(TYPE, 'wallets');
     const amount = amountIn(req.currency, req.amount);
     if (!amount.ok) return amount;
-    let body: Json;
+    let stored: StoredPayment | undefined;
     if (source.type === 'stored_card') {
       const shopperReference = source.providerData?.shopperReference;
       if (!shopperReference) return missingShopperReference();
-      body = paymentRequest(req, BigInt(amount.value.value), merchantAccount, {
-        storedPaymentMethodId: source.providerToken,
-        shopperReference,
-        cvc: source.cvc,
-      });
-    } else {
-      body = paymentRequest(req, BigInt(amount.value.value), merchantAccount);
+      stored = { storedPaymentMethodId: source.providerToken, shopperReference, cvc: source.cvc };
     }
-
+    const body = paymentRequest(req, amount.value, merchantAccount, stored);
     const answer = await call('POST', '/payments', { body, idempotencyKey: subCallKey(req.idempotencyKey, 'payment') });
     if (!answer.ok) return answer;
     const resultCode = answer.value.resultCode;
     const psp = typeof answer.value.pspReference === 'string' ? answer.value.pspReference : undefined;
     if (typeof resultCode !== 'string' || (resultCode === 'Authorised' && !psp)) return badAnswer();
     if (resultCode !== 'Authorised') {
-      const refused = paymentFailure(
-        resultCode,
-        typeof answer.value.refusalReasonCode === 'string' ? answer.value.refusalReasonCode : undefined,
-      );
+      const refused = refusalOf(answer.value);
       // An undecided payment is reversed by the gateway: by pspReference when Adyen gave one.
       if (psp && refused.category === 'timeout') await req.keep?.({ pspReference: psp });
       return { ok: false, failure: refused };
@@ -221,10 +209,7 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
       const resultCode = answer.value.resultCode;
       if (typeof resultCode !== 'string') return badAnswer();
       if (resultCode !== 'Authorised') {
-        const refused = paymentFailure(
-          resultCode,
-          typeof answer.value.refusalReasonCode === 'string' ? answer.value.refusalReasonCode : undefined,
-        );
+        const refused = refusalOf(answer.value);
         // Nothing is stored on an undecided verification; calling it unknown would only start a reversal.
         return { ok: false, failure: refused.category === 'timeout' ? { ...refused, category: 'processor_error' } : refused };
       }
@@ -264,6 +249,12 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
     paymentState: async () => unsupported(TYPE, 'bank account debits and PayTo'),
     createPayToAgreement: async () => unsupported(TYPE, 'PayTo'),
   };
+}
+
+/** The failure a /payments answer other than Authorised stands for. */
+function refusalOf(answer: Json): ProviderFailure {
+  const code = answer.refusalReasonCode;
+  return paymentFailure(String(answer.resultCode), typeof code === 'string' ? code : undefined);
 }
 
 function missingShopperReference(): { ok: false; failure: ProviderFailure } {

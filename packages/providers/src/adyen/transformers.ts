@@ -35,7 +35,20 @@ export function paymentReference(idempotencyKey: string): string {
   return fit(idempotencyKey, REFERENCE_LENGTH);
 }
 
-export const amountOf = (currency: string, value: bigint) => ({ currency, value: Number(value) });
+export interface AdyenAmount {
+  currency: string;
+  /** Adyen's minor units. */
+  value: number;
+}
+
+export const amountOf = (currency: string, value: bigint): AdyenAmount => ({ currency, value: Number(value) });
+
+/** A stored payment method to charge: Adyen's id, the shopper it was stored for, the CVC if the card holder gave it. */
+export interface StoredPayment {
+  storedPaymentMethodId: string;
+  shopperReference: string;
+  cvc?: string;
+}
 
 function cardMethod(card: CardDetails): Json {
   return {
@@ -52,16 +65,11 @@ function cardMethod(card: CardDetails): Json {
  * The /payments body of an authorisation. Always a manual capture: a sale is captured by a second
  * call, so that until then a timeout can be undone by cancelling by reference (connector.ts).
  */
-export function paymentRequest(
-  req: AuthoriseRequest,
-  value: bigint,
-  merchantAccount: string,
-  stored?: { storedPaymentMethodId: string; shopperReference: string; cvc?: string },
-): Json {
+export function paymentRequest(req: AuthoriseRequest, amount: AdyenAmount, merchantAccount: string, stored?: StoredPayment): Json {
   const body: Json = {
     merchantAccount,
     reference: paymentReference(req.idempotencyKey),
-    amount: amountOf(req.currency, value),
+    amount,
     returnUrl: RETURN_URL,
     additionalData: { manualCapture: 'true' },
     ...(req.reference !== undefined && { merchantOrderReference: req.reference }),
