@@ -28,6 +28,9 @@ export type {
   VoidRequest,
   WalletPaymentData,
 } from './connector.js';
+export { createAdyenConnector, type AdyenConnectorConfig } from './adyen/connector.js';
+export { ADYEN_CURRENCIES, toAdyenUnits } from './adyen/currencies.js';
+export { ADYEN, ADYEN_API_VERSION } from './adyen/type.js';
 export { createSimulatedConnector, type SimulatedConnectorConfig } from './dummy/connector.js';
 export type { AuthorisationStatus, LedgerAuthorisation, LedgerDebit, SimulatorLedger } from './dummy/simulator/ledger.js';
 export type { LedgerOperation, OperationKind } from './dummy/simulator/operations.js';
@@ -37,7 +40,9 @@ export { DECLINED_PAY_ID, TEST_BANK_ACCOUNTS, type TestBankAccount } from './dum
 export { TEST_CARDS, type TestCard, type TestCardOutcome } from './dummy/simulator/test-cards.js';
 export {
   failure,
+  readParameters,
   rescaleMinorUnits,
+  rescaleUnits,
   unsupported,
   type ConnectorOptions,
   type Environment,
