@@ -1,1 +1,13 @@
 export { DESCRIPTIONS, loadDescription, type DescriptionName } from './openapi/descriptions.js';
+export { DESCRIPTION_API_VERSION as STRIPE_DESCRIPTION_API_VERSION } from './stripe/contract.js';
+export { signStripePayload } from './stripe/events.js';
+export {
+  startFakeStripe,
+  type FakeFailure,
+  type FakeStripe,
+  type FakeStripeOptions,
+  type JournalEntry,
+  type RequestMatch,
+  type Violation,
+} from './stripe/server.js';
+export { STRIPE_TEST_CARDS, type CardBehaviour, type StripeTestCard } from './stripe/test-cards.js';

@@ -188,6 +188,8 @@ export interface PayToAgreement {
 export interface CaptureRequest {
   providerChargeId: string;
   amount: bigint;
+  /** The charge's currency (ISO 4217), for providers that count it in other minor units; looked up when absent. */
+  currency?: string;
   idempotencyKey: string;
 }
 
@@ -213,6 +215,8 @@ export interface VoidRequest {
 export interface RefundRequest {
   providerChargeId: string;
   amount: bigint;
+  /** The charge's currency (ISO 4217), for providers that count it in other minor units; looked up when absent. */
+  currency?: string;
   idempotencyKey: string;
 }
 

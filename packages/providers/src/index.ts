@@ -52,3 +52,4 @@ export {
   type ProviderType,
 } from './provider-type.js';
 export { PROVIDER_TYPES, providerType } from './registry.js';
+export { STRIPE } from './stripe/type.js';
