@@ -10,4 +10,5 @@ export {
   type RequestMatch,
   type Violation,
 } from './stripe/server.js';
+export type { RefundStatus } from './stripe/behaviour.js';
 export { STRIPE_TEST_CARDS, type CardBehaviour, type StripeTestCard } from './stripe/test-cards.js';

@@ -61,8 +61,31 @@ interface PaymentMethodState {
   spent: boolean;
 }
 
+/** The operations the fake implements (its other operations answer 400, recorded as violations). */
+export const IMPLEMENTED = [
+  'post /v1/payment_methods',
+  'get /v1/payment_methods/{payment_method}',
+  'post /v1/payment_methods/{payment_method}',
+  'post /v1/payment_methods/{payment_method}/attach',
+  'post /v1/payment_methods/{payment_method}/detach',
+  'post /v1/customers',
+  'get /v1/customers/{customer}',
+  'post /v1/tokens',
+  'post /v1/payment_intents',
+  'get /v1/payment_intents/{intent}',
+  'post /v1/payment_intents/{intent}/capture',
+  'post /v1/payment_intents/{intent}/cancel',
+  'post /v1/refunds',
+  'get /v1/refunds/{refund}',
+  'get /v1/balance',
+] as const;
+
+export type RefundStatus = 'succeeded' | 'pending' | 'failed';
+
 export class StripeBehaviour {
   rawCardsAllowed = true;
+  /** The status new refunds get: cards refund at once, some take days (pending), a few fail. */
+  refundStatus: RefundStatus = 'succeeded';
   readonly paymentMethods = new Map<string, PaymentMethodState>();
   readonly customers = new Map<string, Json>();
   readonly intents = new Map<string, Json>();
@@ -362,9 +385,23 @@ export class StripeBehaviour {
     }
     const refund = refundObject(newId('re'), intent, amount, this.#created(), (params.metadata as Json | undefined) ?? {});
     this.refunds.set(refund.id as string, refund);
+    this.#count(charge, amount);
+    refund.status = this.refundStatus;
+    if (this.refundStatus === 'failed') this.#count(charge, -amount);
+    return ok(refund);
+  }
+
+  /** A pending refund settles: it succeeds, or fails and the charge has the money back. */
+  settleRefund(id: string, status: 'succeeded' | 'failed'): void {
+    const refund = this.refunds.get(id);
+    if (refund?.status !== 'pending') throw new Error(`The fake Stripe has no pending refund ${id}`);
+    refund.status = status;
+    if (status === 'failed') this.#count(this.charges.get(refund.charge as string)!, -(refund.amount as number));
+  }
+
+  #count(charge: Json, amount: number): void {
     const refunded = (charge.amount_refunded as number) + amount;
     Object.assign(charge, { amount_refunded: refunded, refunded: refunded === charge.amount });
-    return ok(refund);
   }
 }
 

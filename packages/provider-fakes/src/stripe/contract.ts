@@ -27,7 +27,7 @@ export const DESCRIPTION_API_VERSION = '2022-11-15';
 const API_VERSIONS_UP_TO_DESCRIPTION = 98;
 
 /** Bump when the conversion below changes, so that cached validators are compiled again. */
-const REVISION = 1;
+const REVISION = 3;
 const require = createRequire(import.meta.url);
 const AJV_VERSION = (require('ajv/package.json') as { version: string }).version;
 const validatorDir = join(cacheDir, `stripe-validators-ajv${AJV_VERSION}-r${REVISION}`);
@@ -53,7 +53,8 @@ function toJsonSchema(node: unknown): unknown {
   if (node === null || typeof node !== 'object') return node;
   const out: Json = {};
   for (const [key, value] of Object.entries(node as Json)) {
-    if (key === 'description' || key.startsWith('x-') || key === 'format' || key === 'nullable') continue;
+    // Documentation keywords have string values; a property may be named `description` or `format`.
+    if (((key === 'description' || key === 'format') && typeof value === 'string') || key.startsWith('x-') || key === 'nullable') continue;
     out[key] = key === '$ref' && typeof value === 'string' ? `${ID}${value}` : toJsonSchema(value);
   }
   return (node as Json).nullable === true ? { anyOf: [out, { type: 'null' }] } : out;
@@ -76,8 +77,19 @@ class Compiler {
   readonly #answers = new Ajv({ strict: false, validateSchema: false, code: { source: true } });
 
   constructor() {
+    this.#checkApiVersion();
     this.#requests.addSchema(this.document, ID);
     this.#answers.addSchema(this.document, ID);
+  }
+
+  /** Holds the description to the API version the fake and the connector speak. */
+  #checkApiVersion(): void {
+    const body = this.operation('post', '/v1/webhook_endpoints');
+    const schema = ((body.requestBody as Json).content as Json)['application/x-www-form-urlencoded'] as Json;
+    const versions = (((schema.schema as Json).properties as Json).api_version as Json).enum as unknown[];
+    if (versions.length !== API_VERSIONS_UP_TO_DESCRIPTION) {
+      throw new Error(`The Stripe description lists ${versions.length} API versions: not the ${DESCRIPTION_API_VERSION} snapshot`);
+    }
   }
 
   operation(method: string, template: string): Json {
@@ -94,21 +106,21 @@ export class StripeContract {
   readonly #validators = new Map<string, ValidateFunction>();
   #compiler: Compiler | undefined;
   #routes: (Route & { pattern: RegExp })[] | undefined;
+  readonly #answerSchemas = new Map<string, string>(
+    Object.entries(existsSync(join(validatorDir, 'answers.json')) ? (JSON.parse(readFileSync(join(validatorDir, 'answers.json'), 'utf8')) as Json) : {}) as [string, string][],
+  );
 
   get #compile(): Compiler {
     this.#compiler ??= new Compiler();
     return this.#compiler;
   }
 
-  /** The API version the description was generated for, checked against what it says of itself. */
-  checkApiVersion(): string {
-    const body = this.#compile.operation('post', '/v1/webhook_endpoints');
-    const schema = ((body.requestBody as Json).content as Json)['application/x-www-form-urlencoded'] as Json;
-    const versions = (((schema.schema as Json).properties as Json).api_version as Json).enum as unknown[];
-    if (versions.length !== API_VERSIONS_UP_TO_DESCRIPTION) {
-      throw new Error(`The Stripe description lists ${versions.length} API versions: not the ${DESCRIPTION_API_VERSION} snapshot`);
+  /** Loads (compiling where not cached) the validators of these operations, so that no request waits for a compile. */
+  prepare(operations: readonly Operation[]): void {
+    for (const op of operations) {
+      this.checkRequest(op, {});
+      for (const status of [200, 400]) this.checkAnswer(op, status, {});
     }
-    return DESCRIPTION_API_VERSION;
   }
 
   /** The operation a request is for, or undefined when the description has none. */
@@ -123,13 +135,21 @@ export class StripeContract {
     return this.#check(`request ${op.method} ${op.template}`, true, () => this.#requestSchema(op), params);
   }
 
-  /** What is wrong with an answer, if anything. */
+  /** What is wrong with an answer, if anything. Answers of the same schema (a payment intent) share a validator. */
   checkAnswer(op: Operation, status: number, body: unknown): string[] {
-    return this.#check(`answer ${op.method} ${op.template} ${status}`, false, () => {
-      const responses = this.#compile.operation(op.method, op.template).responses as Json;
-      const code = String(status) in responses ? String(status) : 'default';
-      return { $ref: pointer('paths', op.template, op.method, 'responses', code, 'content', 'application/json', 'schema') };
-    }, body);
+    const code = status === 200 ? '200' : 'default';
+    const ref = pointer('paths', op.template, op.method, 'responses', code, 'content', 'application/json', 'schema');
+    const known = this.#answerSchemas.get(ref) ?? this.#answerSchema(ref, op, code);
+    return this.#check(`answer ${known}`, false, () => ({ $ref: known }), body);
+  }
+
+  /** The schema an answer is described by: the component it names, else the answer itself. Kept in the route table. */
+  #answerSchema(ref: string, op: Operation, code: string): string {
+    const schema = ((((this.#compile.operation(op.method, op.template).responses as Json)[code] as Json).content as Json)['application/json'] as Json).schema as Json;
+    const named = typeof schema.$ref === 'string' ? schema.$ref : ref;
+    this.#answerSchemas.set(ref, named);
+    writeAtomically(join(validatorDir, 'answers.json'), JSON.stringify(Object.fromEntries(this.#answerSchemas)));
+    return named;
   }
 
   /** What is wrong with an object as one of the description's schemas (event payloads). */
@@ -184,7 +204,7 @@ export class StripeContract {
   #check(key: string, coerce: boolean, schema: () => Json, value: unknown): string[] {
     const validate = this.#validator(key, coerce, schema);
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`);
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'} ${JSON.stringify(e.params)}`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import qs from 'qs';
-import { StripeBehaviour, type Answer } from './behaviour.js';
+import { IMPLEMENTED, StripeBehaviour, type Answer, type RefundStatus } from './behaviour.js';
 import { DESCRIPTION_API_VERSION, stripeContract, type Operation } from './contract.js';
 import { postEvent, signStripePayload } from './events.js';
 import { newId, type Json } from './objects.js';
@@ -14,7 +14,7 @@ import { newId, type Json } from './objects.js';
 
 export interface FakeStripeOptions {
   port?: number;
-  /** The secret key the fake takes (default `sk_test_fake_…`); anything else answers 401. */
+  /** The secret key the fake takes (default `sk_test_51FakeGateway…`); anything else answers 401. */
   secretKey?: string;
   /** Whether the account may send raw card numbers (default true). */
   rawCardsAllowed?: boolean;
@@ -67,6 +67,10 @@ export interface FakeStripe {
   /** Every request or answer that did not conform to Stripe's description (tests assert none). */
   readonly violations: readonly Violation[];
   setRawCardsAllowed(allowed: boolean): void;
+  /** The status refunds are created with from now on (default succeeded). */
+  setRefundStatus(status: RefundStatus): void;
+  /** A pending refund succeeds or fails (send a refund.updated event after). */
+  settleRefund(refundId: string, status: 'succeeded' | 'failed'): void;
   /** The next request matching answers this error (nothing is done). */
   failNext(match: RequestMatch, failure: FakeFailure): void;
   /**
@@ -104,7 +108,7 @@ interface KeptAnswer {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const DEFAULT_KEY = 'sk_test_fake_51Gateway0000000000000000';
+const DEFAULT_KEY = 'sk_test_51FakeGateway0000000000000000';
 
 const matches = (match: RequestMatch, method: string, path: string) =>
   (match.method === undefined || match.method.toUpperCase() === method) &&
@@ -143,7 +147,10 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const contract = stripeContract();
-  contract.checkApiVersion();
+  contract.prepare(IMPLEMENTED.map((route) => {
+    const [method, template] = route.split(' ') as [string, string];
+    return { method, template };
+  }));
   const now = options.now ?? Date.now;
   const secretKey = options.secretKey ?? DEFAULT_KEY;
   const behaviour = new StripeBehaviour(now);
@@ -251,7 +258,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     if (fault?.kind === 'delay') await new Promise((resolve) => setTimeout(resolve, fault.ms));
     const at = op.template.split('/').findIndex((part) => part.startsWith('{'));
     const id = at < 0 ? '' : decodeURIComponent(path.split('/')[at] ?? '');
-    const answer = behaviour.handle(`${op.method} ${op.template}`, id, params);
+    const route = `${op.method} ${op.template}`;
+    if (!(IMPLEMENTED as readonly string[]).includes(route)) violations.push({ method, path, direction: 'request', problems: ['not implemented by the fake'] });
+    const answer = behaviour.handle(route, id, params);
     slot.answer = answer;
     if (fault?.kind === 'hang') {
       Object.assign(entry, { status: 0, answer: answer.body });
@@ -289,6 +298,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     setRawCardsAllowed: (allowed) => {
       behaviour.rawCardsAllowed = allowed;
     },
+    setRefundStatus: (status) => {
+      behaviour.refundStatus = status;
+    },
+    settleRefund: (id, status) => behaviour.settleRefund(id, status),
     failNext: (match, failure) => faults.push({ match, kind: 'fail', failure }),
     hangNext: (match, { process = false } = {}) => faults.push({ match, kind: 'hang', process }),
     delayNext: (match, ms) => faults.push({ match, kind: 'delay', ms }),

@@ -91,7 +91,6 @@ export const STRIPE_CODES = {
   REFUND_FAILED: row('processor_error', 'Stripe could not refund the payment'),
   NOT_REUSABLE: row('not_found', 'The payment method is not attached to this provider’s customer'),
   UNKNOWN_TOKEN: row('invalid_request', 'Not a Stripe payment method (pm_) or card token (tok_)'),
-  CANCELLED: row('invalid_request', 'The payment intent is cancelled already'),
   REVERSE_PARAMETERS: row('invalid_request', 'The attempt’s parameters are missing: the payment intent cannot be replayed'),
 } satisfies Record<string, Row>;
 

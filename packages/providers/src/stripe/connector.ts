@@ -121,12 +121,13 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
       case 'requires_capture':
       case 'requires_action':
       case 'requires_confirmation': {
-        const cancelled = await call(
-          () => stripe.paymentIntents.cancel(intent.id, {}, keyed(key, 'reverse-cancel')),
+        try {
+          await stripe.paymentIntents.cancel(intent.id, {}, keyed(key, 'reverse-cancel'));
+          return done;
+        } catch (error) {
           // Cancelled meanwhile (the authorise call's own cancel of a 3-D Secure challenge): nothing left.
-          (error) => (error.payment_intent?.status === 'canceled' ? 'CANCELLED' : undefined),
-        );
-        return cancelled.ok || cancelled.failure.gatewayCode === 'CANCELLED' ? done : cancelled;
+          return stripeError(error)?.payment_intent?.status === 'canceled' ? done : failed(codeFor(error));
+        }
       }
       case 'canceled':
       case 'requires_payment_method':
