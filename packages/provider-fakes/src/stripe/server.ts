@@ -223,6 +223,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       return;
     }
     const problems = contract.checkRequest(op, params);
+    entry.params = masked(params); // as Stripe reads them: "1250" is 1250
     if (problems.length) {
       // Stripe refuses a request its API does not describe before doing anything (nothing is kept under the key).
       violations.push({ method, path, direction: 'request', problems });
