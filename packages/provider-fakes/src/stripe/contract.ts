@@ -116,11 +116,12 @@ export class StripeContract {
   }
 
   /** Loads (compiling where not cached) the validators of these operations, so that no request waits for a compile. */
-  prepare(operations: readonly Operation[]): void {
+  prepare(operations: readonly Operation[], schemas: readonly string[]): void {
     for (const op of operations) {
       this.checkRequest(op, {});
       for (const status of [200, 400]) this.checkAnswer(op, status, {});
     }
+    for (const schema of schemas) this.checkObject(schema, {});
   }
 
   /** The operation a request is for, or undefined when the description has none. */

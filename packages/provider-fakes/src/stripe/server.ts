@@ -108,6 +108,8 @@ interface KeptAnswer {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** The objects the fake sends events about. */
+const EVENT_OBJECTS = ['payment_intent', 'charge', 'refund'] as const;
 const DEFAULT_KEY = 'sk_test_51FakeGateway0000000000000000';
 
 const matches = (match: RequestMatch, method: string, path: string) =>
@@ -147,10 +149,11 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const contract = stripeContract();
-  contract.prepare(IMPLEMENTED.map((route) => {
+  const operations = IMPLEMENTED.map((route) => {
     const [method, template] = route.split(' ') as [string, string];
     return { method, template };
-  }));
+  });
+  contract.prepare(operations, ['event', ...EVENT_OBJECTS]);
   const now = options.now ?? Date.now;
   const secretKey = options.secretKey ?? DEFAULT_KEY;
   const behaviour = new StripeBehaviour(now);
@@ -283,7 +286,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const objectSchemas: Record<string, Map<string, Json>> = {
+  const objectSchemas: Record<(typeof EVENT_OBJECTS)[number], Map<string, Json>> = {
     payment_intent: behaviour.intents,
     charge: behaviour.charges,
     refund: behaviour.refunds,
