@@ -3,7 +3,9 @@ import type { ProviderType } from './provider-type.js';
 import { STRIPE } from './stripe/type.js';
 
 /** Every provider type the gateway can create, by its `type`. */
-export const PROVIDER_TYPES: ReadonlyMap<string, ProviderType> = new Map([DUMMY, STRIPE].map((definition) => [definition.type, definition]));
+export const PROVIDER_TYPES: ReadonlyMap<string, ProviderType> = new Map(
+  [DUMMY, STRIPE].map((definition) => [definition.type, definition]),
+);
 
 /** A type by name in any case, or undefined. */
 export function providerType(type: string): ProviderType | undefined {

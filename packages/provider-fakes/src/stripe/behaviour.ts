@@ -30,7 +30,9 @@ const invalid = (message: string, extra: Json = {}): Answer => ({
 });
 const missing = (kind: string, id: string, param?: string): Answer => ({
   status: 404,
-  body: { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${id}'`, ...(param ? { param } : {}) } },
+  body: {
+    error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such ${kind}: '${id}'`, ...(param ? { param } : {}) },
+  },
 });
 const cardError = (code: string, declineCode: string | undefined, extra: Json = {}): Answer => ({
   status: 402,
@@ -190,7 +192,12 @@ export class StripeBehaviour {
     const number = String(card.number);
     const refused = cardDataError(number, Number(card.exp_month), Number(card.exp_year), card.cvc as string | undefined, this.now());
     if (refused) return refused;
-    const data = { card: testCard(number), expMonth: Number(card.exp_month), expYear: Number(card.exp_year), cvcGiven: card.cvc !== undefined };
+    const data = {
+      card: testCard(number),
+      expMonth: Number(card.exp_month),
+      expYear: Number(card.exp_year),
+      cvcGiven: card.cvc !== undefined,
+    };
     return ok(this.#storePaymentMethod(data, name).object);
   }
 
@@ -217,7 +224,9 @@ export class StripeBehaviour {
       );
     }
     if (found.object.customer) {
-      return found.object.customer === customerId ? ok(found.object) : invalid('The payment method you provided has already been attached to a customer.');
+      return found.object.customer === customerId
+        ? ok(found.object)
+        : invalid('The payment method you provided has already been attached to a customer.');
     }
     const { behaviour } = found.data.card;
     if (behaviour.kind === 'decline' && behaviour.onAttach) return cardError(behaviour.code, behaviour.declineCode);
@@ -236,7 +245,12 @@ export class StripeBehaviour {
 
   #createCustomer(params: Json): Answer {
     const id = newId('cus');
-    const customer = customerObject(id, this.#created(), (params.metadata as Json | undefined) ?? {}, (params.description as string | undefined) ?? null);
+    const customer = customerObject(
+      id,
+      this.#created(),
+      (params.metadata as Json | undefined) ?? {},
+      (params.description as string | undefined) ?? null,
+    );
     this.customers.set(id, customer);
     return ok(customer);
   }
@@ -279,10 +293,12 @@ export class StripeBehaviour {
         { param: 'payment_method' },
       );
     }
-    if (pm?.spent) return invalid('This PaymentMethod was previously used without being attached to a Customer, and may not be used again.');
+    if (pm?.spent)
+      return invalid('This PaymentMethod was previously used without being attached to a Customer, and may not be used again.');
     const cvcToken = ((params.payment_method_options as Json | undefined)?.card as Json | undefined)?.cvc_token as string | undefined;
     const token = cvcToken === undefined ? undefined : this.#tokens.get(cvcToken);
-    if (cvcToken !== undefined && (!token || token.cvc === undefined)) return missing('token', cvcToken, 'payment_method_options[card][cvc_token]');
+    if (cvcToken !== undefined && (!token || token.cvc === undefined))
+      return missing('token', cvcToken, 'payment_method_options[card][cvc_token]');
     if (token?.used) return invalid(`You cannot use a Stripe token more than once: ${cvcToken}.`, { code: 'token_already_used' });
 
     const intent = paymentIntentObject(newId('pi'), params, this.#created());
@@ -311,7 +327,10 @@ export class StripeBehaviour {
       if (offSession) return refusal('authentication_required', 'authentication_required');
       Object.assign(intent, {
         status: 'requires_action',
-        next_action: { type: 'use_stripe_sdk', use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: 'https://hooks.stripe.com/3d_secure_2/hosted' } },
+        next_action: {
+          type: 'use_stripe_sdk',
+          use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: 'https://hooks.stripe.com/3d_secure_2/hosted' },
+        },
       });
       return ok(intent);
     }
@@ -416,8 +435,10 @@ function testToken(id: string): { object: Json; data?: CardData; used: boolean }
 
 /** Stripe's checks of raw card data when a payment method is created. */
 function cardDataError(number: string, expMonth: number, expYear: number, cvc: string | undefined, now: number): Answer | undefined {
-  if (!luhnValid(number)) return cardError('incorrect_number', undefined, { param: 'card[number]', message: 'Your card number is incorrect.' });
-  if (!Number.isInteger(expMonth) || expMonth < 1 || expMonth > 12) return cardError('invalid_expiry_month', undefined, { param: 'card[exp_month]' });
+  if (!luhnValid(number))
+    return cardError('incorrect_number', undefined, { param: 'card[number]', message: 'Your card number is incorrect.' });
+  if (!Number.isInteger(expMonth) || expMonth < 1 || expMonth > 12)
+    return cardError('invalid_expiry_month', undefined, { param: 'card[exp_month]' });
   const today = new Date(now);
   const year = today.getUTCFullYear();
   if (expYear < year || (expYear === year && expMonth < today.getUTCMonth() + 1) || expYear > year + 50) {

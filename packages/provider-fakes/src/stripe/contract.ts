@@ -107,7 +107,9 @@ export class StripeContract {
   #compiler: Compiler | undefined;
   #routes: (Route & { pattern: RegExp })[] | undefined;
   readonly #answerSchemas = new Map<string, string>(
-    Object.entries(existsSync(join(validatorDir, 'answers.json')) ? (JSON.parse(readFileSync(join(validatorDir, 'answers.json'), 'utf8')) as Json) : {}) as [string, string][],
+    Object.entries(
+      existsSync(join(validatorDir, 'answers.json')) ? (JSON.parse(readFileSync(join(validatorDir, 'answers.json'), 'utf8')) as Json) : {},
+    ) as [string, string][],
   );
 
   get #compile(): Compiler {
@@ -146,7 +148,9 @@ export class StripeContract {
 
   /** The schema an answer is described by: the component it names, else the answer itself. Kept in the route table. */
   #answerSchema(ref: string, op: Operation, code: string): string {
-    const schema = ((((this.#compile.operation(op.method, op.template).responses as Json)[code] as Json).content as Json)['application/json'] as Json).schema as Json;
+    const schema = (
+      (((this.#compile.operation(op.method, op.template).responses as Json)[code] as Json).content as Json)['application/json'] as Json
+    ).schema as Json;
     const named = typeof schema.$ref === 'string' ? schema.$ref : ref;
     this.#answerSchemas.set(ref, named);
     writeAtomically(join(validatorDir, 'answers.json'), JSON.stringify(Object.fromEntries(this.#answerSchemas)));
@@ -164,7 +168,10 @@ export class StripeContract {
       let routes: Route[];
       if (existsSync(file)) routes = JSON.parse(readFileSync(file, 'utf8')) as Route[];
       else {
-        routes = Object.entries(this.#compile.document.paths as Json).map(([template, item]) => ({ template, methods: Object.keys(item as Json) }));
+        routes = Object.entries(this.#compile.document.paths as Json).map(([template, item]) => ({
+          template,
+          methods: Object.keys(item as Json),
+        }));
         writeAtomically(file, JSON.stringify(routes));
       }
       this.#routes = routes

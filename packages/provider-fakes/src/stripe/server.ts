@@ -121,7 +121,8 @@ function masked(params: Json): Json {
   return JSON.parse(
     JSON.stringify(params, (key, value: unknown) => {
       if (key === 'cvc') return '***';
-      if (key === 'number' && typeof value === 'string') return `${value.slice(0, 6)}${'*'.repeat(Math.max(0, value.length - 10))}${value.slice(-4)}`;
+      if (key === 'number' && typeof value === 'string')
+        return `${value.slice(0, 6)}${'*'.repeat(Math.max(0, value.length - 10))}${value.slice(-4)}`;
       return value;
     }),
   ) as Json;
@@ -219,7 +220,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     }
     entry.operation = op.template;
     if (stripeVersion !== DESCRIPTION_API_VERSION) {
-      violations.push({ method, path, direction: 'request', problems: [`Stripe-Version ${stripeVersion ?? '(none)'}; the description is ${DESCRIPTION_API_VERSION}`] });
+      violations.push({
+        method,
+        path,
+        direction: 'request',
+        problems: [`Stripe-Version ${stripeVersion ?? '(none)'}; the description is ${DESCRIPTION_API_VERSION}`],
+      });
     }
     if (idempotencyKey !== undefined && idempotencyKey.length > 255) {
       send(res, op, entry, error(400, { type: 'invalid_request_error', message: 'Idempotency keys may be at most 255 characters.' }));
@@ -263,7 +269,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const at = op.template.split('/').findIndex((part) => part.startsWith('{'));
     const id = at < 0 ? '' : decodeURIComponent(path.split('/')[at] ?? '');
     const route = `${op.method} ${op.template}`;
-    if (!(IMPLEMENTED as readonly string[]).includes(route)) violations.push({ method, path, direction: 'request', problems: ['not implemented by the fake'] });
+    if (!(IMPLEMENTED as readonly string[]).includes(route))
+      violations.push({ method, path, direction: 'request', problems: ['not implemented by the fake'] });
     const answer = behaviour.handle(route, id, params);
     slot.answer = answer;
     if (fault?.kind === 'hang') {

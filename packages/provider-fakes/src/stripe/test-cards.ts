@@ -25,7 +25,13 @@ const decline = (code: string, declineCode: string, onAttach = true): CardBehavi
 
 export const STRIPE_TEST_CARDS: readonly StripeTestCard[] = [
   { number: '4242424242424242', brand: 'visa', behaviour: { kind: 'approve' }, paymentMethod: 'pm_card_visa', token: 'tok_visa' },
-  { number: '5555555555554444', brand: 'mastercard', behaviour: { kind: 'approve' }, paymentMethod: 'pm_card_mastercard', token: 'tok_mastercard' },
+  {
+    number: '5555555555554444',
+    brand: 'mastercard',
+    behaviour: { kind: 'approve' },
+    paymentMethod: 'pm_card_mastercard',
+    token: 'tok_mastercard',
+  },
   { number: '378282246310005', brand: 'amex', behaviour: { kind: 'approve' }, paymentMethod: 'pm_card_amex', token: 'tok_amex' },
   {
     number: '4000000000000002',

@@ -30,11 +30,18 @@ const CARD_CODES = new Set([
   'payment_intent_authentication_failure',
   'card_decline_rate_limit_exceeded',
 ]);
-const STATUS: Record<string, number> = { resource_missing: 404, api_key_expired: 401, idempotency_key_in_use: 409, lock_timeout: 409, rate_limit: 429 };
+const STATUS: Record<string, number> = {
+  resource_missing: 404,
+  api_key_expired: 401,
+  idempotency_key_in_use: 409,
+  lock_timeout: 409,
+  rate_limit: 429,
+};
 
 /** How Stripe answers each row; absent rows are produced in the tests named in COVERED_ELSEWHERE. */
 function answerFor(code: StripeCode): FakeFailure | undefined {
-  if (code.startsWith('card_declined')) return { status: 402, type: 'card_error', code: 'card_declined', declineCode: code.split('/')[1] ?? 'not_a_known_reason' };
+  if (code.startsWith('card_declined'))
+    return { status: 402, type: 'card_error', code: 'card_declined', declineCode: code.split('/')[1] ?? 'not_a_known_reason' };
   if (CARD_CODES.has(code)) return { status: 402, type: 'card_error', code, declineCode: code };
   if (/^[a-z_]+$/.test(code)) return { status: STATUS[code] ?? 400, type: 'invalid_request_error', code };
   const synthetic: Record<string, FakeFailure> = {
@@ -80,7 +87,11 @@ describe('the code table', () => {
 
   it('is the table of docs/providers/stripe.md', () => {
     const doc = readFileSync(fileURLToPath(new URL('../../../../docs/providers/stripe.md', import.meta.url)), 'utf8');
-    const rows = [...doc.matchAll(/^\| `([^`]+)` \| `([a-z_]+)` \| \w+ \(\d+\) \| (yes|no) \|$/gm)].map(([, code, category, retryable]) => [code, category, retryable === 'yes']);
+    const rows = [...doc.matchAll(/^\| `([^`]+)` \| `([a-z_]+)` \| \w+ \(\d+\) \| (yes|no) \|$/gm)].map(([, code, category, retryable]) => [
+      code,
+      category,
+      retryable === 'yes',
+    ]);
     expect(rows).toEqual(codes.map((code) => [code, STRIPE_CODES[code].category, STRIPE_CODES[code].retryable]));
   });
 });

@@ -19,7 +19,8 @@ afterEach(() => {
 });
 afterAll(() => fake.close());
 
-const card = (number: string = TEST_CARDS.visa.number) => ({ type: 'card', card: { number, ...EXPIRY, cvc: CVC, cardholder: 'Ada Lovelace' } }) as const;
+const card = (number: string = TEST_CARDS.visa.number) =>
+  ({ type: 'card', card: { number, ...EXPIRY, cvc: CVC, cardholder: 'Ada Lovelace' } }) as const;
 const intentsOf = (key: string) => fake.paymentIntents().filter((pi) => (pi.metadata as Record<string, string>).attempt === key);
 
 /** An authorise request that keeps what the connector hands to `keep`, as the gateway does. */
@@ -36,7 +37,11 @@ describe('what Stripe receives', () => {
     const auth = valueOf(await connector.authorise(req));
     expect(auth.card).toEqual({ iin: '424242', last4: '4242', length: 16, ...EXPIRY, cardholder: 'Ada Lovelace' });
     const [pm] = received(fake, 'post /v1/payment_methods').filter((r) => r.idempotencyKey === `${req.idempotencyKey}:pm`);
-    expect(pm?.params).toEqual({ type: 'card', card: { number: '424242******4242', exp_month: 12, exp_year: EXPIRY.expiryYear, cvc: '***' }, billing_details: { name: 'Ada Lovelace' } });
+    expect(pm?.params).toEqual({
+      type: 'card',
+      card: { number: '424242******4242', exp_month: 12, exp_year: EXPIRY.expiryYear, cvc: '***' },
+      billing_details: { name: 'Ada Lovelace' },
+    });
     const [pi] = received(fake, 'post /v1/payment_intents').filter((r) => r.idempotencyKey === `${req.idempotencyKey}:pi`);
     expect(pi).toMatchObject({
       stripeVersion: '2022-11-15',
@@ -74,7 +79,12 @@ describe('what Stripe receives', () => {
   });
 
   it('sends amounts in Stripe’s units: whole yen, ISK with two decimals, KWD in fils', async () => {
-    for (const [currency, amount, sent] of [['JPY', 1500n, 1500], ['ISK', 123n, 12300], ['KWD', 12_340n, 12_340], ['MGA', 50_000n, 500]] as const) {
+    for (const [currency, amount, sent] of [
+      ['JPY', 1500n, 1500],
+      ['ISK', 123n, 12300],
+      ['KWD', 12_340n, 12_340],
+      ['MGA', 50_000n, 500],
+    ] as const) {
       const req = payment(card(), { currency, amount });
       expect(valueOf(await connector.authorise(req)).amount).toBe(amount);
       expect(intentsOf(req.idempotencyKey)[0]).toMatchObject({ amount: sent, currency: currency.toLowerCase() });
@@ -86,31 +96,49 @@ describe('cards Stripe refuses', () => {
   it('answers not_permitted when the account may not send raw card numbers', async () => {
     fake.setRawCardsAllowed(false);
     const req = payment(card());
-    expect(failureOf(await connector.authorise(req))).toMatchObject({ category: 'not_permitted', gatewayCode: 'RAW_CARD_DATA', retryable: false });
+    expect(failureOf(await connector.authorise(req))).toMatchObject({
+      category: 'not_permitted',
+      gatewayCode: 'RAW_CARD_DATA',
+      retryable: false,
+    });
     expect(failureOf(await connector.storeCard({ idempotencyKey: `s-${randomUUID()}`, source: card() })).gatewayCode).toBe('RAW_CARD_DATA');
     expect(intentsOf(req.idempotencyKey)).toEqual([]);
   });
 
   it('cancels a payment intent that waits for 3-D Secure, and answers authentication_required', async () => {
     const req = payment(card(TEST_CARDS.threeDSecure.number));
-    expect(failureOf(await connector.authorise(req))).toMatchObject({ category: 'authentication_required', gatewayCode: 'REQUIRES_ACTION' });
+    expect(failureOf(await connector.authorise(req))).toMatchObject({
+      category: 'authentication_required',
+      gatewayCode: 'REQUIRES_ACTION',
+    });
     expect(intentsOf(req.idempotencyKey)).toMatchObject([{ status: 'canceled' }]);
   });
 
   it('answers authentication_required for a recurring charge the card wants authenticated', async () => {
     const req = payment(card(TEST_CARDS.threeDSecure.number), { recurring: true });
-    expect(failureOf(await connector.authorise(req))).toMatchObject({ category: 'authentication_required', gatewayCode: 'authentication_required' });
+    expect(failureOf(await connector.authorise(req))).toMatchObject({
+      category: 'authentication_required',
+      gatewayCode: 'authentication_required',
+    });
     expect(intentsOf(req.idempotencyKey)).toMatchObject([{ status: 'requires_payment_method' }]);
   });
 
   it('answers invalid_card for a number failing the Luhn check, without creating anything', async () => {
-    expect(failureOf(await connector.authorise(payment(card('4242424242424241'))))).toMatchObject({ category: 'invalid_card', gatewayCode: 'incorrect_number' });
+    expect(failureOf(await connector.authorise(payment(card('4242424242424241'))))).toMatchObject({
+      category: 'invalid_card',
+      gatewayCode: 'incorrect_number',
+    });
   });
 });
 
 describe('stored cards charged with their CVC', () => {
   it('sends the CVC as a cvc_update token, which Stripe checks', async () => {
-    const stored = valueOf(await connector.storeCard({ idempotencyKey: `s-${randomUUID()}`, source: { type: 'card', card: { number: '4000000000000101', ...EXPIRY } } }));
+    const stored = valueOf(
+      await connector.storeCard({
+        idempotencyKey: `s-${randomUUID()}`,
+        source: { type: 'card', card: { number: '4000000000000101', ...EXPIRY } },
+      }),
+    );
     expect(stored.card).toMatchObject({ iin: '400000', last4: '0101', length: 16 });
     const source = { type: 'stored_card' as const, providerToken: stored.providerToken, providerData: stored.providerData };
     expect(valueOf(await connector.authorise(payment(source))).captured).toBe(false);
@@ -203,15 +231,26 @@ describe('errors of Stripe and of the network', () => {
   it('keeps a Stripe 500 under its key, as Stripe does', async () => {
     const req = payment(card());
     fake.failNext({ method: 'POST', path: '/v1/payment_intents' }, { status: 500 });
-    expect(failureOf(await connector.authorise(req))).toMatchObject({ category: 'processor_error', gatewayCode: 'HTTP_5XX', retryable: true });
+    expect(failureOf(await connector.authorise(req))).toMatchObject({
+      category: 'processor_error',
+      gatewayCode: 'HTTP_5XX',
+      retryable: true,
+    });
     expect(failureOf(await connector.authorise(req)).gatewayCode).toBe('HTTP_5XX');
-    expect(received(fake, 'post /v1/payment_intents').filter((r) => r.idempotencyKey === `${req.idempotencyKey}:pi`).map((r) => r.replayed)).toEqual([false, true]);
+    expect(
+      received(fake, 'post /v1/payment_intents')
+        .filter((r) => r.idempotencyKey === `${req.idempotencyKey}:pi`)
+        .map((r) => r.replayed),
+    ).toEqual([false, true]);
   });
 
   it('answers a retryable failure while the same call is in flight', async () => {
     const req = payment(card());
     fake.delayNext({ method: 'POST', path: '/v1/payment_intents' }, 300);
-    const [first, second] = await Promise.all([connector.authorise(req), new Promise((r) => setTimeout(r, 100)).then(() => connector.authorise(req))]);
+    const [first, second] = await Promise.all([
+      connector.authorise(req),
+      new Promise((r) => setTimeout(r, 100)).then(() => connector.authorise(req)),
+    ]);
     expect(first.ok).toBe(true);
     expect(failureOf(second)).toMatchObject({ category: 'processor_error', gatewayCode: 'idempotency_key_in_use', retryable: true });
   });
@@ -219,7 +258,10 @@ describe('errors of Stripe and of the network', () => {
   it('refuses the same key with other parameters', async () => {
     const req = payment(card());
     valueOf(await connector.authorise(req));
-    expect(failureOf(await connector.authorise({ ...req, amount: 999n }))).toMatchObject({ category: 'invalid_request', gatewayCode: 'IDEMPOTENCY_ERROR' });
+    expect(failureOf(await connector.authorise({ ...req, amount: 999n }))).toMatchObject({
+      category: 'invalid_request',
+      gatewayCode: 'IDEMPOTENCY_ERROR',
+    });
   });
 
   it('answers BAD_RESPONSE for a payment intent in a state it cannot read as an outcome', async () => {
@@ -229,7 +271,9 @@ describe('errors of Stripe and of the network', () => {
     });
     await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
-    const failure = failureOf(await connectorTo(url, fake.secretKey).authorise(payment({ type: 'stored_card', providerToken: 'pm_card_visa' })));
+    const failure = failureOf(
+      await connectorTo(url, fake.secretKey).authorise(payment({ type: 'stored_card', providerToken: 'pm_card_visa' })),
+    );
     await new Promise((resolve) => stub.close(resolve));
     expect(failure).toMatchObject({ category: 'processor_error', gatewayCode: 'BAD_RESPONSE', retryable: true });
   });
@@ -239,10 +283,28 @@ describe('refunds Stripe settles later', () => {
   it('answers a pending refund, and a refund that failed at once', async () => {
     const auth = valueOf(await connector.authorise(payment(card(), { capture: true })));
     fake.setRefundStatus('pending');
-    const pending = valueOf(await connector.refund({ providerChargeId: auth.providerChargeId, amount: 500n, currency: 'USD', idempotencyKey: `r-${randomUUID()}` }));
-    expect(pending).toEqual({ providerRefundId: expect.stringMatching(/^re_/), providerReference: pending.providerRefundId, pending: true });
+    const pending = valueOf(
+      await connector.refund({
+        providerChargeId: auth.providerChargeId,
+        amount: 500n,
+        currency: 'USD',
+        idempotencyKey: `r-${randomUUID()}`,
+      }),
+    );
+    expect(pending).toEqual({
+      providerRefundId: expect.stringMatching(/^re_/),
+      providerReference: pending.providerRefundId,
+      pending: true,
+    });
     fake.setRefundStatus('failed');
-    const failed = failureOf(await connector.refund({ providerChargeId: auth.providerChargeId, amount: 500n, currency: 'USD', idempotencyKey: `r-${randomUUID()}` }));
+    const failed = failureOf(
+      await connector.refund({
+        providerChargeId: auth.providerChargeId,
+        amount: 500n,
+        currency: 'USD',
+        idempotencyKey: `r-${randomUUID()}`,
+      }),
+    );
     fake.setRefundStatus('succeeded');
     expect(failed).toMatchObject({ category: 'processor_error', gatewayCode: 'REFUND_FAILED', retryable: false });
   });

@@ -37,7 +37,10 @@ function codeFor(error: unknown): StripeCode {
 }
 
 /** Runs one Stripe call; an error answer becomes a failure from the code table (`refine` may name a more specific row). */
-async function call<T>(run: () => Promise<T>, refine?: (error: Stripe.errors.StripeError) => StripeCode | undefined): Promise<ProviderResult<T>> {
+async function call<T>(
+  run: () => Promise<T>,
+  refine?: (error: Stripe.errors.StripeError) => StripeCode | undefined,
+): Promise<ProviderResult<T>> {
   try {
     return { ok: true, value: await run() };
   } catch (error) {
@@ -170,7 +173,9 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
       const { source, pm } = prepared.value;
       // Kept before the call that moves money, so that `reverse` can replay it.
       await req.keep?.(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined)) as Record<string, string>);
-      const intent = await call(() => stripe.paymentIntents.create(paymentIntentParams(req, amount, source), keyed(req.idempotencyKey, 'pi')));
+      const intent = await call(() =>
+        stripe.paymentIntents.create(paymentIntentParams(req, amount, source), keyed(req.idempotencyKey, 'pi')),
+      );
       if (!intent.ok) return intent;
       return authorisation(intent.value, req.idempotencyKey, req.source.type === 'card' ? req.source.card.number : undefined, pm);
     },
@@ -179,7 +184,11 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
       const amount = await stripeAmount(req.providerChargeId, req.amount, req.currency);
       if (!amount.ok) return amount;
       const intent = await call(() =>
-        stripe.paymentIntents.capture(req.providerChargeId, { amount_to_capture: Number(amount.value) }, keyed(req.idempotencyKey, 'capture')),
+        stripe.paymentIntents.capture(
+          req.providerChargeId,
+          { amount_to_capture: Number(amount.value) },
+          keyed(req.idempotencyKey, 'capture'),
+        ),
       );
       if (!intent.ok) return intent;
       const captured = fromStripeAmount(intent.value.currency.toUpperCase(), intent.value.amount_received);
@@ -219,7 +228,8 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
       const key = req.idempotencyKey;
       const { source } = req;
       let pm: ProviderResult<{ id: string }>;
-      if (source.type === 'card') pm = await call(() => stripe.paymentMethods.create(paymentMethodParams(source.card), keyed(key, 'pm')), rawCardRefusal);
+      if (source.type === 'card')
+        pm = await call(() => stripe.paymentMethods.create(paymentMethodParams(source.card), keyed(key, 'pm')), rawCardRefusal);
       else if (source.token.startsWith('tok_')) {
         pm = await call(() => stripe.paymentMethods.create({ type: 'card', card: { token: source.token } }, keyed(key, 'pm')));
       } else if (source.token.startsWith('pm_')) pm = { ok: true, value: { id: source.token } };
@@ -247,7 +257,10 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
       const described = await this.describeStoredCard(req);
       if (!described.ok) return described;
       const { expiryMonth, expiryYear, cardholder } = req;
-      const card = { ...(expiryMonth !== undefined ? { exp_month: expiryMonth } : {}), ...(expiryYear !== undefined ? { exp_year: expiryYear } : {}) };
+      const card = {
+        ...(expiryMonth !== undefined ? { exp_month: expiryMonth } : {}),
+        ...(expiryYear !== undefined ? { exp_year: expiryYear } : {}),
+      };
       const updated = await call(() =>
         stripe.paymentMethods.update(req.providerToken, {
           ...(Object.keys(card).length ? { card } : {}),

@@ -23,7 +23,9 @@ const receiver = createServer((req: IncomingMessage, res) => {
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
     const read = STRIPE_NOTIFICATIONS.read({ rawBody: Buffer.concat(chunks), headers, parameters, now: new Date() });
     reads.push(read);
-    const { status, contentType, body } = read.ok ? STRIPE_NOTIFICATIONS.accepted : { status: 400, contentType: 'text/plain', body: 'refused' };
+    const { status, contentType, body } = read.ok
+      ? STRIPE_NOTIFICATIONS.accepted
+      : { status: 400, contentType: 'text/plain', body: 'refused' };
     res.writeHead(status, { 'content-type': contentType });
     res.end(body);
   });
@@ -55,7 +57,17 @@ describe('events Stripe delivers', () => {
     expect(authorised.answer).toEqual({ status: 200, body: '{"received":true}' });
     expect(authorised.read).toEqual({
       ok: true,
-      notifications: [{ id: expect.stringMatching(/^evt_/), event: 'authorisation', success: true, providerChargeId, reference: req.idempotencyKey, amount: 1250n, currency: 'USD' }],
+      notifications: [
+        {
+          id: expect.stringMatching(/^evt_/),
+          event: 'authorisation',
+          success: true,
+          providerChargeId,
+          reference: req.idempotencyKey,
+          amount: 1250n,
+          currency: 'USD',
+        },
+      ],
     });
     valueOf(await connector.capture({ providerChargeId, amount: 1000n, currency: 'USD', idempotencyKey: `${req.idempotencyKey}:c` }));
     const event = fake.event('payment_intent.succeeded', providerChargeId);
@@ -65,7 +77,10 @@ describe('events Stripe delivers', () => {
     expect(again.read).toEqual(first.read);
     const charge = fake.charges().find((c) => c.payment_intent === providerChargeId)!;
     const captured = await deliver(fake.event('charge.captured', charge.id as string));
-    expect(captured.read).toMatchObject({ ok: true, notifications: [{ event: 'capture', providerChargeId, providerReference: charge.id, amount: 1000n }] });
+    expect(captured.read).toMatchObject({
+      ok: true,
+      notifications: [{ event: 'capture', providerChargeId, providerReference: charge.id, amount: 1000n }],
+    });
   });
 
   it('reads a failed payment with the code table’s failure, never Stripe’s words', async () => {
@@ -75,30 +90,59 @@ describe('events Stripe delivers', () => {
     const { read } = await deliver(fake.event('payment_intent.payment_failed', intent!.id as string));
     expect(read).toMatchObject({
       ok: true,
-      notifications: [{ event: 'authorisation', success: false, reference: req.idempotencyKey, failure: { category: 'insufficient_funds', gatewayCode: 'card_declined/insufficient_funds', gatewayMessage: 'Insufficient funds' } }],
+      notifications: [
+        {
+          event: 'authorisation',
+          success: false,
+          reference: req.idempotencyKey,
+          failure: {
+            category: 'insufficient_funds',
+            gatewayCode: 'card_declined/insufficient_funds',
+            gatewayMessage: 'Insufficient funds',
+          },
+        },
+      ],
     });
   });
 
   it('reads a void, and a pending refund that succeeds or fails later', async () => {
     const voided = valueOf(await connector.authorise(payment(card)));
     valueOf(await connector.void({ providerChargeId: voided.providerChargeId, idempotencyKey: `v-${voided.providerChargeId}` }));
-    expect((await deliver(fake.event('payment_intent.canceled', voided.providerChargeId))).read).toMatchObject({ ok: true, notifications: [{ event: 'void', success: true }] });
+    expect((await deliver(fake.event('payment_intent.canceled', voided.providerChargeId))).read).toMatchObject({
+      ok: true,
+      notifications: [{ event: 'void', success: true }],
+    });
 
     const sale = valueOf(await connector.authorise(payment(card, { capture: true })));
     fake.setRefundStatus('pending');
     const refunds = [];
     for (const amount of [300n, 400n]) {
       const key = `r-${sale.providerChargeId}-${amount}`;
-      refunds.push({ key, ...valueOf(await connector.refund({ providerChargeId: sale.providerChargeId, amount, currency: 'USD', idempotencyKey: key })) });
+      refunds.push({
+        key,
+        ...valueOf(await connector.refund({ providerChargeId: sale.providerChargeId, amount, currency: 'USD', idempotencyKey: key })),
+      });
     }
     fake.setRefundStatus('succeeded');
     const [good, bad] = refunds;
-    expect((await deliver(fake.event('refund.created', good!.providerRefundId))).read).toMatchObject({ ok: true, notifications: [{ event: 'other' }] });
+    expect((await deliver(fake.event('refund.created', good!.providerRefundId))).read).toMatchObject({
+      ok: true,
+      notifications: [{ event: 'other' }],
+    });
     fake.settleRefund(good!.providerRefundId, 'succeeded');
     fake.settleRefund(bad!.providerRefundId, 'failed');
     expect((await deliver(fake.event('refund.updated', good!.providerRefundId))).read).toMatchObject({
       ok: true,
-      notifications: [{ event: 'refund', success: true, providerChargeId: sale.providerChargeId, providerReference: good!.providerRefundId, reference: good!.key, amount: 300n }],
+      notifications: [
+        {
+          event: 'refund',
+          success: true,
+          providerChargeId: sale.providerChargeId,
+          providerReference: good!.providerRefundId,
+          reference: good!.key,
+          amount: 300n,
+        },
+      ],
     });
     expect((await deliver(fake.event('charge.refund.updated', bad!.providerRefundId))).read).toMatchObject({
       ok: true,
@@ -108,19 +152,38 @@ describe('events Stripe delivers', () => {
 });
 
 describe('events that change nothing', () => {
-  const body = JSON.stringify({ id: 'evt_1', object: 'event', type: 'payment_intent.succeeded', livemode: false, data: { object: { id: 'pi_1', object: 'payment_intent', amount: 100, amount_received: 100, currency: 'usd', metadata: {} } } });
+  const body = JSON.stringify({
+    id: 'evt_1',
+    object: 'event',
+    type: 'payment_intent.succeeded',
+    livemode: false,
+    data: { object: { id: 'pi_1', object: 'payment_intent', amount: 100, amount_received: 100, currency: 'usd', metadata: {} } },
+  });
   const now = new Date();
   const at = Math.floor(now.getTime() / 1000);
   const read = (rawBody: string, signature: string | undefined, extra: Record<string, string> = {}) =>
-    STRIPE_NOTIFICATIONS.read({ rawBody: Buffer.from(rawBody), headers: { 'stripe-signature': signature }, parameters: { ...parameters, ...extra }, now });
+    STRIPE_NOTIFICATIONS.read({
+      rawBody: Buffer.from(rawBody),
+      headers: { 'stripe-signature': signature },
+      parameters: { ...parameters, ...extra },
+      now,
+    });
 
   it('takes a well signed event', () => {
-    expect(read(body, signStripePayload(body, SECRET, at))).toMatchObject({ ok: true, notifications: [{ id: 'evt_1', event: 'capture', amount: 100n }] });
+    expect(read(body, signStripePayload(body, SECRET, at))).toMatchObject({
+      ok: true,
+      notifications: [{ id: 'evt_1', event: 'capture', amount: 100n }],
+    });
   });
 
   it.each([
     ['forged (another secret)', body, signStripePayload(body, 'whsec_someoneelse0123456789abc', at), /signature/],
-    ['tampered (body changed after signing)', body.replace('"amount":100', '"amount":900'), signStripePayload(body, SECRET, at), /signature/],
+    [
+      'tampered (body changed after signing)',
+      body.replace('"amount":100', '"amount":900'),
+      signStripePayload(body, SECRET, at),
+      /signature/,
+    ],
     ['stale (signed 301 s ago)', body, signStripePayload(body, SECRET, at - 301), /ago/],
     ['from the future (signed 301 s ahead)', body, signStripePayload(body, SECRET, at + 301), /ahead/],
     ['unsigned', body, undefined, /Stripe-Signature/],
@@ -131,7 +194,17 @@ describe('events that change nothing', () => {
   });
 
   it('refuses a test event for a live provider, and any event without a WebhookSecret', () => {
-    expect(read(body, signStripePayload(body, SECRET, at), { SecretKey: 'sk_live_51Live000000000000000' })).toMatchObject({ ok: false, reason: /other mode/ });
-    expect(STRIPE_NOTIFICATIONS.read({ rawBody: Buffer.from(body), headers: { 'stripe-signature': signStripePayload(body, SECRET, at) }, parameters: { SecretKey: parameters.SecretKey }, now })).toMatchObject({ ok: false, reason: /WebhookSecret/ });
+    expect(read(body, signStripePayload(body, SECRET, at), { SecretKey: 'sk_live_51Live000000000000000' })).toMatchObject({
+      ok: false,
+      reason: /other mode/,
+    });
+    expect(
+      STRIPE_NOTIFICATIONS.read({
+        rawBody: Buffer.from(body),
+        headers: { 'stripe-signature': signStripePayload(body, SECRET, at) },
+        parameters: { SecretKey: parameters.SecretKey },
+        now,
+      }),
+    ).toMatchObject({ ok: false, reason: /WebhookSecret/ });
   });
 });

@@ -35,18 +35,46 @@ export function notificationOf(event: { id: string; type: string; data: { object
   const base = { id: event.id, success: true };
   switch (event.type) {
     case 'payment_intent.amount_capturable_updated':
-      return { ...base, event: 'authorisation', providerChargeId: text(object.id), reference: text(metadata.attempt), ...money(object, 'amount_capturable') };
+      return {
+        ...base,
+        event: 'authorisation',
+        providerChargeId: text(object.id),
+        reference: text(metadata.attempt),
+        ...money(object, 'amount_capturable'),
+      };
     case 'payment_intent.succeeded':
-      return { ...base, event: 'capture', providerChargeId: text(object.id), reference: text(metadata.attempt), ...money(object, 'amount_received') };
+      return {
+        ...base,
+        event: 'capture',
+        providerChargeId: text(object.id),
+        reference: text(metadata.attempt),
+        ...money(object, 'amount_received'),
+      };
     case 'payment_intent.payment_failed': {
       const error = (object.last_payment_error as Json | null) ?? {};
-      const failure = failureFor(codeForError({ rawType: text(error.type), code: text(error.code), decline_code: text(error.decline_code) }));
-      return { ...base, success: false, event: 'authorisation', providerChargeId: text(object.id), reference: text(metadata.attempt), failure, ...money(object, 'amount') };
+      const failure = failureFor(
+        codeForError({ rawType: text(error.type), code: text(error.code), decline_code: text(error.decline_code) }),
+      );
+      return {
+        ...base,
+        success: false,
+        event: 'authorisation',
+        providerChargeId: text(object.id),
+        reference: text(metadata.attempt),
+        failure,
+        ...money(object, 'amount'),
+      };
     }
     case 'payment_intent.canceled':
       return { ...base, event: 'void', providerChargeId: text(object.id), reference: text(metadata.attempt) };
     case 'charge.captured':
-      return { ...base, event: 'capture', providerChargeId: text(object.payment_intent), providerReference: text(object.id), ...money(object, 'amount_captured') };
+      return {
+        ...base,
+        event: 'capture',
+        providerChargeId: text(object.payment_intent),
+        providerReference: text(object.id),
+        ...money(object, 'amount_captured'),
+      };
     case 'charge.refunded':
       // amount_refunded counts every refund of the charge: the refund.* events tell each one.
       return { ...base, event: 'refund', providerChargeId: text(object.payment_intent), providerReference: text(object.id) };
@@ -93,9 +121,11 @@ function read(req: NotificationRequest): NotificationRead {
     return { ok: false, reason: stale ? `signed more than ${TOLERANCE_SECONDS} s ago` : 'the signature does not match the body' };
   }
   const at = signedAt(header);
-  if (at !== undefined && at - now / 1000 > TOLERANCE_SECONDS) return { ok: false, reason: `signed more than ${TOLERANCE_SECONDS} s ahead` };
+  if (at !== undefined && at - now / 1000 > TOLERANCE_SECONDS)
+    return { ok: false, reason: `signed more than ${TOLERANCE_SECONDS} s ahead` };
   const key = req.parameters.SecretKey;
-  if (key !== undefined && event.livemode !== /^(sk|rk)_live_/.test(key)) return { ok: false, reason: 'an event of the other mode (live or test)' };
+  if (key !== undefined && event.livemode !== /^(sk|rk)_live_/.test(key))
+    return { ok: false, reason: 'an event of the other mode (live or test)' };
   if (typeof event.id !== 'string' || typeof event.data?.object !== 'object') return { ok: false, reason: 'not a Stripe event' };
   return { ok: true, notifications: [notificationOf(event as unknown as { id: string; type: string; data: { object: Json } })] };
 }

@@ -40,14 +40,26 @@ export const TEST_CARDS = {
     paymentMethod: 'pm_card_visa_chargeDeclinedInsufficientFunds',
     failure: refusal('insufficient_funds', 'card_declined/insufficient_funds'),
   },
-  lost: { number: '4000000000009987', paymentMethod: 'pm_card_visa_chargeDeclinedLostCard', failure: refusal('stolen_card', 'card_declined/lost_card') },
+  lost: {
+    number: '4000000000009987',
+    paymentMethod: 'pm_card_visa_chargeDeclinedLostCard',
+    failure: refusal('stolen_card', 'card_declined/lost_card'),
+  },
   stolen: {
     number: '4000000000009979',
     paymentMethod: 'pm_card_visa_chargeDeclinedStolenCard',
     failure: refusal('stolen_card', 'card_declined/stolen_card'),
   },
-  expired: { number: '4000000000000069', paymentMethod: 'pm_card_chargeDeclinedExpiredCard', failure: refusal('expired_card', 'expired_card') },
-  incorrectCvc: { number: '4000000000000127', paymentMethod: 'pm_card_chargeDeclinedIncorrectCvc', failure: refusal('invalid_cvc', 'incorrect_cvc') },
+  expired: {
+    number: '4000000000000069',
+    paymentMethod: 'pm_card_chargeDeclinedExpiredCard',
+    failure: refusal('expired_card', 'expired_card'),
+  },
+  incorrectCvc: {
+    number: '4000000000000127',
+    paymentMethod: 'pm_card_chargeDeclinedIncorrectCvc',
+    failure: refusal('invalid_cvc', 'incorrect_cvc'),
+  },
   processingError: {
     number: '4000000000000119',
     paymentMethod: 'pm_card_chargeDeclinedProcessingError',
@@ -58,14 +70,22 @@ export const TEST_CARDS = {
     paymentMethod: 'pm_card_visa_chargeDeclinedVelocityLimitExceeded',
     failure: refusal('over_limit', 'card_declined/card_velocity_exceeded'),
   },
-  fraudulent: { number: '4100000000000019', paymentMethod: 'pm_card_radarBlock', failure: refusal('suspected_fraud', 'card_declined/fraudulent') },
+  fraudulent: {
+    number: '4100000000000019',
+    paymentMethod: 'pm_card_radarBlock',
+    failure: refusal('suspected_fraud', 'card_declined/fraudulent'),
+  },
   threeDSecure: {
     number: '4000000000003220',
     paymentMethod: 'pm_card_threeDSecure2Required',
     failure: refusal('authentication_required', 'REQUIRES_ACTION'),
   },
   /** Attaches to a customer, declines when charged. */
-  customerFail: { number: '4000000000000341', paymentMethod: 'pm_card_chargeCustomerFail', failure: refusal('do_not_honour', 'card_declined/generic_decline') },
+  customerFail: {
+    number: '4000000000000341',
+    paymentMethod: 'pm_card_chargeCustomerFail',
+    failure: refusal('do_not_honour', 'card_declined/generic_decline'),
+  },
 } satisfies Record<string, TestCard>;
 
 export const EXPIRY = { expiryMonth: 12, expiryYear: new Date().getUTCFullYear() + 3 };
@@ -108,25 +128,60 @@ export function stripeScenarios(setup: () => Promise<StripeTarget> | StripeTarge
       const req = payment(cardSource(target, TEST_CARDS.visa));
       const auth = valueOf(await connector.authorise(req));
       expect(auth).toMatchObject({ providerChargeId: expect.stringMatching(/^pi_/), captured: false, amount: 1250n });
-      const capture = valueOf(await connector.capture({ providerChargeId: auth.providerChargeId, amount: 1000n, currency: 'USD', idempotencyKey: `${req.idempotencyKey}:c` }));
+      const capture = valueOf(
+        await connector.capture({
+          providerChargeId: auth.providerChargeId,
+          amount: 1000n,
+          currency: 'USD',
+          idempotencyKey: `${req.idempotencyKey}:c`,
+        }),
+      );
       expect(capture).toEqual({ amount: 1000n });
-      const refund = valueOf(await connector.refund({ providerChargeId: auth.providerChargeId, amount: 400n, currency: 'USD', idempotencyKey: `${req.idempotencyKey}:r1` }));
+      const refund = valueOf(
+        await connector.refund({
+          providerChargeId: auth.providerChargeId,
+          amount: 400n,
+          currency: 'USD',
+          idempotencyKey: `${req.idempotencyKey}:r1`,
+        }),
+      );
       expect(refund.providerRefundId).toMatch(/^re_/);
       // Only 600 of the 1000 captured are left to refund.
-      const over = failureOf(await connector.refund({ providerChargeId: auth.providerChargeId, amount: 700n, currency: 'USD', idempotencyKey: `${req.idempotencyKey}:r2` }));
+      const over = failureOf(
+        await connector.refund({
+          providerChargeId: auth.providerChargeId,
+          amount: 700n,
+          currency: 'USD',
+          idempotencyKey: `${req.idempotencyKey}:r2`,
+        }),
+      );
       expect(over).toMatchObject({ category: 'invalid_amount', retryable: false });
     });
 
     it('sells (authorises and captures at once) and refunds without being told the currency', async () => {
-      const auth = valueOf(await connector.authorise(payment(cardSource(target, TEST_CARDS.mastercard), { capture: true, reference: 'order-42', descriptor: 'ORDER 42' })));
+      const auth = valueOf(
+        await connector.authorise(
+          payment(cardSource(target, TEST_CARDS.mastercard), { capture: true, reference: 'order-42', descriptor: 'ORDER 42' }),
+        ),
+      );
       expect(auth).toMatchObject({ captured: true, amount: 1250n });
-      expect(valueOf(await connector.refund({ providerChargeId: auth.providerChargeId, amount: 1250n, idempotencyKey: `r-${randomUUID()}` })).providerRefundId).toMatch(/^re_/);
+      expect(
+        valueOf(await connector.refund({ providerChargeId: auth.providerChargeId, amount: 1250n, idempotencyKey: `r-${randomUUID()}` }))
+          .providerRefundId,
+      ).toMatch(/^re_/);
     });
 
     it('voids an authorisation, which then cannot be captured', async () => {
       const auth = valueOf(await connector.authorise(payment(cardSource(target, TEST_CARDS.visa))));
       expect(valueOf(await connector.void({ providerChargeId: auth.providerChargeId, idempotencyKey: `v-${randomUUID()}` }))).toEqual({});
-      const capture = failureOf(await connector.capture({ providerChargeId: auth.providerChargeId, amount: 1250n, currency: 'USD', idempotencyKey: `c-${randomUUID()}` }));
+      const capture = failureOf(
+        await connector.capture({
+          providerChargeId: auth.providerChargeId,
+          amount: 1250n,
+          currency: 'USD',
+          idempotencyKey: `c-${randomUUID()}`,
+        }),
+      );
       expect(capture).toMatchObject({ category: 'invalid_request', gatewayCode: 'payment_intent_unexpected_state' });
     });
 
@@ -143,7 +198,14 @@ export function stripeScenarios(setup: () => Promise<StripeTarget> | StripeTarge
     });
 
     it('does not find a payment intent it never made', async () => {
-      const failure = failureOf(await connector.capture({ providerChargeId: 'pi_unknown000000000000000', amount: 1n, currency: 'USD', idempotencyKey: `c-${randomUUID()}` }));
+      const failure = failureOf(
+        await connector.capture({
+          providerChargeId: 'pi_unknown000000000000000',
+          amount: 1n,
+          currency: 'USD',
+          idempotencyKey: `c-${randomUUID()}`,
+        }),
+      );
       expect(failure).toMatchObject({ category: 'not_found', gatewayCode: 'resource_missing' });
     });
   });
@@ -157,7 +219,9 @@ export function stripeScenarios(setup: () => Promise<StripeTarget> | StripeTarge
     });
 
     it('refuses an amount Stripe cannot express before calling it', async () => {
-      const failure = failureOf(await connector.authorise(payment(cardSource(target, TEST_CARDS.visa), { currency: 'KWD', amount: 12_345n })));
+      const failure = failureOf(
+        await connector.authorise(payment(cardSource(target, TEST_CARDS.visa), { currency: 'KWD', amount: 12_345n })),
+      );
       expect(failure).toMatchObject({ category: 'invalid_amount', gatewayCode: 'AMOUNT' });
     });
   });
@@ -165,9 +229,17 @@ export function stripeScenarios(setup: () => Promise<StripeTarget> | StripeTarge
   describe('stored cards', () => {
     it('stores a Stripe.js token, charges it on and off session, updates and deletes it', async () => {
       const key = `s-${randomUUID()}`;
-      const request = { idempotencyKey: key, source: { type: 'single_use_token' as const, token: target.clientToken() }, ownerReference: 'pm-1' };
+      const request = {
+        idempotencyKey: key,
+        source: { type: 'single_use_token' as const, token: target.clientToken() },
+        ownerReference: 'pm-1',
+      };
       const stored = valueOf(await connector.storeCard(request));
-      expect(stored).toMatchObject({ providerToken: expect.stringMatching(/^pm_/), providerData: { customer: expect.stringMatching(/^cus_/) }, card: { last4: '4242' } });
+      expect(stored).toMatchObject({
+        providerToken: expect.stringMatching(/^pm_/),
+        providerData: { customer: expect.stringMatching(/^cus_/) },
+        card: { last4: '4242' },
+      });
       const source = { type: 'stored_card' as const, providerToken: stored.providerToken, providerData: stored.providerData };
       expect(valueOf(await connector.authorise(payment(source, { capture: true }))).captured).toBe(true);
       expect(valueOf(await connector.authorise(payment(source, { capture: true, recurring: true }))).captured).toBe(true);
@@ -176,7 +248,9 @@ export function stripeScenarios(setup: () => Promise<StripeTarget> | StripeTarge
 
       const described = valueOf(await connector.describeStoredCard(stored));
       expect(described.card).toMatchObject({ last4: '4242', iin: '' });
-      const updated = valueOf(await connector.updateStoredCard({ ...stored, expiryMonth: 3, expiryYear: EXPIRY.expiryYear + 1, cardholder: 'Grace Hopper' }));
+      const updated = valueOf(
+        await connector.updateStoredCard({ ...stored, expiryMonth: 3, expiryYear: EXPIRY.expiryYear + 1, cardholder: 'Grace Hopper' }),
+      );
       expect(updated.card).toMatchObject({ expiryMonth: 3, expiryYear: EXPIRY.expiryYear + 1, cardholder: 'Grace Hopper' });
 
       expect((await connector.deleteStoredCard(stored)).ok).toBe(true);
@@ -186,21 +260,47 @@ export function stripeScenarios(setup: () => Promise<StripeTarget> | StripeTarge
     });
 
     it('stores an unattached payment method from Stripe.js', async () => {
-      const stored = valueOf(await connector.storeCard({ idempotencyKey: `s-${randomUUID()}`, source: { type: 'single_use_token', token: target.clientPaymentMethod() } }));
+      const stored = valueOf(
+        await connector.storeCard({
+          idempotencyKey: `s-${randomUUID()}`,
+          source: { type: 'single_use_token', token: target.clientPaymentMethod() },
+        }),
+      );
       expect(stored.providerData?.customer).toMatch(/^cus_/);
       const elsewhere = { providerToken: stored.providerToken, providerData: { customer: 'cus_someoneelse0000000000' } };
-      expect(failureOf(await connector.describeStoredCard(elsewhere))).toMatchObject({ category: 'not_found', gatewayCode: 'NOT_REUSABLE' });
+      expect(failureOf(await connector.describeStoredCard(elsewhere))).toMatchObject({
+        category: 'not_found',
+        gatewayCode: 'NOT_REUSABLE',
+      });
     });
 
     it('refuses a token that is not Stripe’s, and a payment method it does not know', async () => {
-      expect(failureOf(await connector.storeCard({ idempotencyKey: `s-${randomUUID()}`, source: { type: 'single_use_token', token: 'card_123' } })).gatewayCode).toBe('UNKNOWN_TOKEN');
-      expect(failureOf(await connector.storeCard({ idempotencyKey: `s-${randomUUID()}`, source: { type: 'single_use_token', token: 'pm_unknown00000000000000' } })).category).toBe('not_found');
+      expect(
+        failureOf(
+          await connector.storeCard({ idempotencyKey: `s-${randomUUID()}`, source: { type: 'single_use_token', token: 'card_123' } }),
+        ).gatewayCode,
+      ).toBe('UNKNOWN_TOKEN');
+      expect(
+        failureOf(
+          await connector.storeCard({
+            idempotencyKey: `s-${randomUUID()}`,
+            source: { type: 'single_use_token', token: 'pm_unknown00000000000000' },
+          }),
+        ).category,
+      ).toBe('not_found');
       expect(failureOf(await connector.describeStoredCard({ providerToken: 'pm_unknown00000000000000' })).category).toBe('not_found');
     });
 
     it('stores a card that declines when charged', async () => {
-      const stored = valueOf(await connector.storeCard({ idempotencyKey: `s-${randomUUID()}`, source: { type: 'single_use_token', token: 'tok_chargeCustomerFail' } }));
-      const failure = failureOf(await connector.authorise(payment({ type: 'stored_card', providerToken: stored.providerToken, providerData: stored.providerData })));
+      const stored = valueOf(
+        await connector.storeCard({
+          idempotencyKey: `s-${randomUUID()}`,
+          source: { type: 'single_use_token', token: 'tok_chargeCustomerFail' },
+        }),
+      );
+      const failure = failureOf(
+        await connector.authorise(payment({ type: 'stored_card', providerToken: stored.providerToken, providerData: stored.providerData })),
+      );
       expect(failure).toMatchObject(TEST_CARDS.customerFail.failure);
     });
   });
@@ -210,12 +310,27 @@ export function stripeScenarios(setup: () => Promise<StripeTarget> | StripeTarge
       const unsupported = { category: 'unsupported', retryable: false, gatewayCode: 'UNSUPPORTED' };
       expect(failureOf(await connector.authorise(payment({ type: 'network_token', networkTokenId: 'nt_1' })))).toMatchObject(unsupported);
       expect(failureOf(await connector.authorise(payment(cardSource(target, TEST_CARDS.visa), { amount: 0n })))).toMatchObject(unsupported);
-      expect(failureOf(await connector.createNetworkToken({ idempotencyKey: 'k', providerToken: 'pm_card_visa' }))).toMatchObject(unsupported);
-      const debit = { idempotencyKey: 'k', amount: 100n, currency: 'AUD', account: { type: 'bank_account' as const, bankCode: '062000', accountNumber: '12345678', accountName: 'A' } };
+      expect(failureOf(await connector.createNetworkToken({ idempotencyKey: 'k', providerToken: 'pm_card_visa' }))).toMatchObject(
+        unsupported,
+      );
+      const debit = {
+        idempotencyKey: 'k',
+        amount: 100n,
+        currency: 'AUD',
+        account: { type: 'bank_account' as const, bankCode: '062000', accountNumber: '12345678', accountName: 'A' },
+      };
       expect(failureOf(await connector.debit(debit)).gatewayMessage).toMatch(/stripe.*bank account debits/);
       expect(failureOf(await connector.debit({ ...debit, account: { type: 'payto', agreementId: 'a' } })).gatewayMessage).toMatch(/PayTo/);
       expect(failureOf(await connector.paymentState({ providerChargeId: 'pi_1' }))).toMatchObject(unsupported);
-      const agreement = { idempotencyKey: 'k', payerName: 'A', payId: 'a@b.c', payIdType: 'EMAIL', description: 'd', maximumAmount: 1n, currency: 'AUD' };
+      const agreement = {
+        idempotencyKey: 'k',
+        payerName: 'A',
+        payId: 'a@b.c',
+        payIdType: 'EMAIL',
+        description: 'd',
+        maximumAmount: 1n,
+        currency: 'AUD',
+      };
       expect(failureOf(await connector.createPayToAgreement(agreement))).toMatchObject(unsupported);
     });
 

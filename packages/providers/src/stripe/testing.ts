@@ -3,7 +3,9 @@ import { startFakeStripe, type FakeStripe, type FakeStripeOptions } from '@gatew
 import type { ProviderConnector } from '../connector.js';
 import { STRIPE } from './type.js';
 
-export async function startStripe(options: FakeStripeOptions & { timeoutMs?: number } = {}): Promise<{ fake: FakeStripe; connector: ProviderConnector }> {
+export async function startStripe(
+  options: FakeStripeOptions & { timeoutMs?: number } = {},
+): Promise<{ fake: FakeStripe; connector: ProviderConnector }> {
   const fake = await startFakeStripe(options);
   return { fake, connector: connectorTo(fake.url, fake.secretKey, options.timeoutMs) };
 }

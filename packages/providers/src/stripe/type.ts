@@ -33,8 +33,18 @@ export const STRIPE: ProviderType = {
   type: 'stripe',
   displayName: 'Stripe',
   parameters: [
-    { name: 'SecretKey', required: true, secret: true, description: 'Secret key (sk_test_… for SANDBOX, sk_live_… for PRODUCTION) or a restricted key (rk_…)' },
-    { name: 'WebhookSecret', required: false, secret: true, description: 'Signing secret of the webhook endpoint (whsec_…), to take Stripe events' },
+    {
+      name: 'SecretKey',
+      required: true,
+      secret: true,
+      description: 'Secret key (sk_test_… for SANDBOX, sk_live_… for PRODUCTION) or a restricted key (rk_…)',
+    },
+    {
+      name: 'WebhookSecret',
+      required: false,
+      secret: true,
+      description: 'Signing secret of the webhook endpoint (whsec_…), to take Stripe events',
+    },
   ],
   checkParameters,
   currencies: STRIPE_CURRENCIES,
