@@ -36,6 +36,7 @@ export { startSimulator, type Simulator, type SimulatorOptions } from './dummy/s
 export { DECLINED_PAY_ID, TEST_BANK_ACCOUNTS, type TestBankAccount } from './dummy/simulator/test-accounts.js';
 export { TEST_CARDS, type TestCard, type TestCardOutcome } from './dummy/simulator/test-cards.js';
 export {
+  CARD_OPERATIONS,
   failure,
   rescaleMinorUnits,
   unsupported,

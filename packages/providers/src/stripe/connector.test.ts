@@ -4,14 +4,17 @@ import type { AddressInfo } from 'node:net';
 import type { FakeStripe } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthoriseRequest, ProviderConnector, ReverseRequest } from '../connector.js';
-import { CVC, EXPIRY, failureOf, payment, TEST_CARDS, valueOf } from './scenarios.js';
+import { CVC, EXPIRY, failureOf, modification, payment, TEST_CARDS, valueOf } from './scenarios.js';
 import { connectorTo, received, startStripe } from './testing.js';
 
 // What the connector sends the fake Stripe, and how it copes with timeouts, lost answers and errors.
 let fake: FakeStripe;
 let connector: ProviderConnector;
+/** A connector that gives up after 800 ms, for calls the fake never answers. */
+let impatient: ProviderConnector;
 beforeAll(async () => {
-  ({ fake, connector } = await startStripe({ timeoutMs: 800 }));
+  ({ fake, connector } = await startStripe());
+  impatient = connectorTo(fake.url, fake.secretKey, 800);
 });
 afterEach(() => {
   expect(fake.violations).toEqual([]);
@@ -162,7 +165,7 @@ describe('timeout, then reverse', () => {
   it.each([false, true])('undoes an intent made by a call whose answer was lost (capture %s)', async (capture) => {
     const { req, reverse } = kept(payment(card(), { capture }));
     fake.hangNext(piCreate, { process: true });
-    expect(failureOf(await connector.authorise(req))).toMatchObject({ category: 'timeout', gatewayCode: 'TIMEOUT', retryable: true });
+    expect(failureOf(await impatient.authorise(req))).toMatchObject({ category: 'timeout', gatewayCode: 'TIMEOUT', retryable: true });
     expect(intentsOf(req.idempotencyKey)).toMatchObject([{ status: capture ? 'succeeded' : 'requires_capture' }]);
 
     expect(valueOf(await connector.reverse(reverse()))).toBeUndefined();
@@ -179,7 +182,7 @@ describe('timeout, then reverse', () => {
   it('cancels what the replay makes when the first call never reached Stripe', async () => {
     const { req, reverse } = kept(payment(card()));
     fake.hangNext(piCreate, { process: false });
-    expect(failureOf(await connector.authorise(req)).category).toBe('timeout');
+    expect(failureOf(await impatient.authorise(req)).category).toBe('timeout');
     expect(intentsOf(req.idempotencyKey)).toEqual([]);
     expect((await connector.reverse(reverse())).ok).toBe(true);
     expect(intentsOf(req.idempotencyKey)).toMatchObject([{ status: 'canceled' }]);
@@ -188,7 +191,7 @@ describe('timeout, then reverse', () => {
   it('has nothing to undo when the call stopped before the payment intent', async () => {
     const { req, reverse } = kept(payment(card()));
     fake.hangNext({ method: 'POST', path: '/v1/payment_methods' }, { process: true });
-    expect(failureOf(await connector.authorise(req)).category).toBe('timeout');
+    expect(failureOf(await impatient.authorise(req)).category).toBe('timeout');
     const before = fake.requests.length;
     expect((await connector.reverse(reverse())).ok).toBe(true);
     expect(fake.requests.length).toBe(before);
@@ -283,28 +286,14 @@ describe('refunds Stripe settles later', () => {
   it('answers a pending refund, and a refund that failed at once', async () => {
     const auth = valueOf(await connector.authorise(payment(card(), { capture: true })));
     fake.setRefundStatus('pending');
-    const pending = valueOf(
-      await connector.refund({
-        providerChargeId: auth.providerChargeId,
-        amount: 500n,
-        currency: 'USD',
-        idempotencyKey: `r-${randomUUID()}`,
-      }),
-    );
+    const pending = valueOf(await connector.refund(modification(auth.providerChargeId, 500n)));
     expect(pending).toEqual({
       providerRefundId: expect.stringMatching(/^re_/),
       providerReference: pending.providerRefundId,
       pending: true,
     });
     fake.setRefundStatus('failed');
-    const failed = failureOf(
-      await connector.refund({
-        providerChargeId: auth.providerChargeId,
-        amount: 500n,
-        currency: 'USD',
-        idempotencyKey: `r-${randomUUID()}`,
-      }),
-    );
+    const failed = failureOf(await connector.refund(modification(auth.providerChargeId, 500n)));
     fake.setRefundStatus('succeeded');
     expect(failed).toMatchObject({ category: 'processor_error', gatewayCode: 'REFUND_FAILED', retryable: false });
   });

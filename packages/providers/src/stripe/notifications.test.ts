@@ -4,7 +4,7 @@ import { signStripePayload, type FakeStripe } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationRead } from '../provider-type.js';
 import { STRIPE_NOTIFICATIONS } from './notifications.js';
-import { payment, valueOf } from './scenarios.js';
+import { modification, payment, valueOf } from './scenarios.js';
 import { startStripe } from './testing.js';
 import type { ProviderConnector } from '../connector.js';
 
@@ -120,7 +120,7 @@ describe('events Stripe delivers', () => {
       const key = `r-${sale.providerChargeId}-${amount}`;
       refunds.push({
         key,
-        ...valueOf(await connector.refund({ providerChargeId: sale.providerChargeId, amount, currency: 'USD', idempotencyKey: key })),
+        ...valueOf(await connector.refund(modification(sale.providerChargeId, amount, key))),
       });
     }
     fake.setRefundStatus('succeeded');

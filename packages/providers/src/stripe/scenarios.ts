@@ -102,6 +102,11 @@ export function payment(source: PaymentSource, extra: Partial<AuthoriseRequest> 
   return { idempotencyKey: `test-${randomUUID()}`, amount: 1250n, currency: 'USD', capture: false, source, ...extra };
 }
 
+/** A capture or refund of a USD charge (the key made up when not given). */
+export function modification(providerChargeId: string, amount: bigint, idempotencyKey = `m-${randomUUID()}`) {
+  return { providerChargeId, amount, currency: 'USD', idempotencyKey };
+}
+
 export function valueOf<T>(result: ProviderResult<T>): T {
   if (!result.ok) throw new Error(`expected success, got ${result.failure.category} (${result.failure.gatewayCode})`);
   return result.value;
@@ -128,33 +133,12 @@ export function stripeScenarios(setup: () => Promise<StripeTarget> | StripeTarge
       const req = payment(cardSource(target, TEST_CARDS.visa));
       const auth = valueOf(await connector.authorise(req));
       expect(auth).toMatchObject({ providerChargeId: expect.stringMatching(/^pi_/), captured: false, amount: 1250n });
-      const capture = valueOf(
-        await connector.capture({
-          providerChargeId: auth.providerChargeId,
-          amount: 1000n,
-          currency: 'USD',
-          idempotencyKey: `${req.idempotencyKey}:c`,
-        }),
-      );
+      const capture = valueOf(await connector.capture(modification(auth.providerChargeId, 1000n, `${req.idempotencyKey}:c`)));
       expect(capture).toEqual({ amount: 1000n });
-      const refund = valueOf(
-        await connector.refund({
-          providerChargeId: auth.providerChargeId,
-          amount: 400n,
-          currency: 'USD',
-          idempotencyKey: `${req.idempotencyKey}:r1`,
-        }),
-      );
+      const refund = valueOf(await connector.refund(modification(auth.providerChargeId, 400n, `${req.idempotencyKey}:r1`)));
       expect(refund.providerRefundId).toMatch(/^re_/);
       // Only 600 of the 1000 captured are left to refund.
-      const over = failureOf(
-        await connector.refund({
-          providerChargeId: auth.providerChargeId,
-          amount: 700n,
-          currency: 'USD',
-          idempotencyKey: `${req.idempotencyKey}:r2`,
-        }),
-      );
+      const over = failureOf(await connector.refund(modification(auth.providerChargeId, 700n, `${req.idempotencyKey}:r2`)));
       expect(over).toMatchObject({ category: 'invalid_amount', retryable: false });
     });
 
@@ -174,14 +158,7 @@ export function stripeScenarios(setup: () => Promise<StripeTarget> | StripeTarge
     it('voids an authorisation, which then cannot be captured', async () => {
       const auth = valueOf(await connector.authorise(payment(cardSource(target, TEST_CARDS.visa))));
       expect(valueOf(await connector.void({ providerChargeId: auth.providerChargeId, idempotencyKey: `v-${randomUUID()}` }))).toEqual({});
-      const capture = failureOf(
-        await connector.capture({
-          providerChargeId: auth.providerChargeId,
-          amount: 1250n,
-          currency: 'USD',
-          idempotencyKey: `c-${randomUUID()}`,
-        }),
-      );
+      const capture = failureOf(await connector.capture(modification(auth.providerChargeId, 1250n, `c-${randomUUID()}`)));
       expect(capture).toMatchObject({ category: 'invalid_request', gatewayCode: 'payment_intent_unexpected_state' });
     });
 

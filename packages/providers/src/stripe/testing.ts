@@ -10,7 +10,7 @@ export async function startStripe(
   return { fake, connector: connectorTo(fake.url, fake.secretKey, options.timeoutMs) };
 }
 
-export function connectorTo(baseUrl: string, secretKey: string, timeoutMs = 5_000): ProviderConnector {
+export function connectorTo(baseUrl: string, secretKey: string, timeoutMs = 10_000): ProviderConnector {
   return STRIPE.connector({ baseUrl, timeoutMs, environment: 'SANDBOX', parameters: { SecretKey: secretKey } });
 }
 

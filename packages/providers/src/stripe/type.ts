@@ -1,4 +1,4 @@
-import type { Environment, ParameterCheck, ProviderType } from '../provider-type.js';
+import { CARD_OPERATIONS, type Environment, type ParameterCheck, type ProviderType } from '../provider-type.js';
 import { createStripeConnector } from './connector.js';
 import { STRIPE_CURRENCIES, toStripeAmount } from './currencies.js';
 import { STRIPE_NOTIFICATIONS } from './notifications.js';
@@ -49,24 +49,7 @@ export const STRIPE: ProviderType = {
   checkParameters,
   currencies: STRIPE_CURRENCIES,
   providerAmount: toStripeAmount,
-  operations: new Set([
-    'authorise',
-    'sale',
-    'capture',
-    'partialCapture',
-    'void',
-    'refund',
-    'partialRefund',
-    'reverse',
-    'storeCard',
-    'describeStoredCard',
-    'updateStoredCard',
-    'deleteStoredCard',
-    'singleUseToken',
-    'multiUseToken',
-    'recurring',
-    'notifications',
-  ]),
+  operations: new Set([...CARD_OPERATIONS, 'notifications']),
   endpoint: () => 'https://api.stripe.com',
   connector: createStripeConnector,
   notifications: STRIPE_NOTIFICATIONS,
