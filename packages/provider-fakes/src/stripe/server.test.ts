@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from './server.js';
+import { STATE_PATH, startFakeStripe, type FakeStripe } from './server.js';
 
 // The fake itself, over plain HTTP: what it refuses as Stripe would, and what it records.
 let fake: FakeStripe;
@@ -100,6 +100,13 @@ describe('idempotency', () => {
 });
 
 describe('what the fake keeps and sends', () => {
+  it('tells its state over HTTP, for tests in another process', async () => {
+    const paid = await call('POST', '/v1/payment_intents', intent);
+    const state = (await (await fetch(`${fake.url}${STATE_PATH}`)).json()) as { paymentIntents: { id: string }[]; requests: unknown[] };
+    expect(state.paymentIntents.map((pi) => pi.id)).toContain(paid.body.id);
+    expect(state.requests).toHaveLength(fake.requests.length);
+  });
+
   it('journals card data masked, and spends a Stripe.js token once', async () => {
     await call(
       'POST',

@@ -108,6 +108,8 @@ interface KeptAnswer {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** `GET <url>/_fake/state`: the fake's objects, journal and violations, for tests in another process. */
+export const STATE_PATH = '/_fake/state';
 /** The objects the fake sends events about. */
 const EVENT_OBJECTS = ['payment_intent', 'charge', 'refund'] as const;
 const DEFAULT_KEY = 'sk_test_51FakeGateway0000000000000000';
@@ -201,6 +203,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://fake');
     const path = url.pathname;
+    if (path === STATE_PATH) {
+      // Not Stripe's: what a test in another process (a Playwright test, a crash test) reads of the fake.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(state()));
+      return;
+    }
     const raw = await readBody(req);
     const params = (method === 'POST' ? qs.parse(raw, { depth: 20, arrayLimit: 100 }) : qs.parse(url.search.slice(1))) as Json;
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
@@ -299,6 +307,15 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     refund: behaviour.refunds,
   };
   const copy = (objects: Iterable<Json>) => [...objects].map((o) => structuredClone(o));
+  const state = () => ({
+    paymentIntents: copy(behaviour.intents.values()),
+    charges: copy(behaviour.charges.values()),
+    refunds: copy(behaviour.refunds.values()),
+    customers: copy(behaviour.customers.values()),
+    paymentMethods: copy([...behaviour.paymentMethods.values()].map((pm) => pm.object)),
+    requests: journal,
+    violations,
+  });
   const expiry = (e?: { month: number; year: number }) => e ?? { month: 12, year: new Date(now()).getUTCFullYear() + 3 };
 
   return {
@@ -318,11 +335,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     delayNext: (match, ms) => faults.push({ match, kind: 'delay', ms }),
     clientPaymentMethod: (number, e) => behaviour.clientPaymentMethod(number, expiry(e).month, expiry(e).year),
     clientToken: (number, e) => behaviour.clientToken(number, expiry(e).month, expiry(e).year),
-    paymentIntents: () => copy(behaviour.intents.values()),
-    charges: () => copy(behaviour.charges.values()),
-    refunds: () => copy(behaviour.refunds.values()),
-    customers: () => copy(behaviour.customers.values()),
-    paymentMethods: () => copy([...behaviour.paymentMethods.values()].map((pm) => pm.object)),
+    paymentIntents: () => state().paymentIntents,
+    charges: () => state().charges,
+    refunds: () => state().refunds,
+    customers: () => state().customers,
+    paymentMethods: () => state().paymentMethods,
     event: (type, objectId) => {
       const [schema, objects] = Object.entries(objectSchemas).find(([, map]) => map.has(objectId)) ?? [];
       if (!schema || !objects) throw new Error(`The fake Stripe has no payment intent, charge or refund ${objectId}`);
