@@ -57,7 +57,9 @@ export function toStripeAmount(currency: string, isoMinor: bigint): bigint | und
   if (!TAKEN.has(currency)) return undefined;
   const { exponent, precision } = units(currency);
   const counted = rescaleMinorUnits(currency, isoMinor, precision);
-  return counted === undefined ? undefined : counted * 10n ** BigInt(exponent - precision);
+  const amount = counted === undefined ? undefined : counted * 10n ** BigInt(exponent - precision);
+  // Far beyond any amount Stripe takes, and beyond what its library can send exactly.
+  return amount !== undefined && amount <= BigInt(Number.MAX_SAFE_INTEGER) ? amount : undefined;
 }
 
 /** A Stripe amount (a number in its answers) in ISO minor units, or undefined if it has digits ISO 4217 does not count. */

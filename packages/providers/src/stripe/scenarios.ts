@@ -249,6 +249,9 @@ export function stripeScenarios(setup: () => Promise<StripeTarget> | StripeTarge
         category: 'not_found',
         gatewayCode: 'NOT_REUSABLE',
       });
+      // A payment method attached to a customer is no single-use token any more.
+      const again = { idempotencyKey: `s-${randomUUID()}`, source: { type: 'single_use_token' as const, token: stored.providerToken } };
+      expect(failureOf(await connector.storeCard(again))).toMatchObject({ category: 'invalid_request', gatewayCode: 'INVALID_REQUEST' });
     });
 
     it('refuses a token that is not Stripe’s, and a payment method it does not know', async () => {

@@ -62,6 +62,7 @@ describe('Stripe’s currencies and units', () => {
     ['UGX', 5_000n, 5_000n],
     ['IQD', 1_000n, undefined],
     ['XXX', 1n, undefined],
+    ['USD', 2n ** 60n, undefined],
   ] as const)('%s %s is %s at Stripe', (currency, iso, stripe) => {
     expect(STRIPE.providerAmount(currency, iso)).toBe(stripe);
   });
