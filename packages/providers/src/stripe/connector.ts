@@ -1,5 +1,14 @@
 import Stripe from 'stripe';
-import type { AuthoriseRequest, Authorisation, ProviderConnector, ProviderResult, ReverseRequest } from '../connector.js';
+import type {
+  AuthoriseRequest,
+  Authorisation,
+  CardSummary,
+  ProviderConnector,
+  ProviderResult,
+  ReverseRequest,
+  StoredCard,
+  StoredCardRef,
+} from '../connector.js';
 import { unsupported, type ConnectorOptions } from '../provider-type.js';
 import { codeForError, failureFor, type StripeCode } from './codes.js';
 import { fromStripeAmount, toStripeAmount } from './currencies.js';
@@ -69,7 +78,7 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
   const keyed = (key: string, part: string) => ({ idempotencyKey: subKey(key, part) });
 
   /** The payment intent an attempt made, as the gateway's authorisation; a 3-D Secure challenge is cancelled. */
-  async function authorisation(intent: Stripe.PaymentIntent, key: string, number?: string, pm?: Stripe.PaymentMethod) {
+  async function authorisation(intent: Stripe.PaymentIntent, key: string, card?: CardSummary) {
     if (intent.status === 'requires_action') {
       // The gateway cannot run 3-D Secure yet: nothing may stay waiting for it.
       await call(() => stripe.paymentIntents.cancel(intent.id, {}, keyed(key, 'cancel')));
@@ -78,16 +87,16 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
     const amount = fromStripeAmount(intent.currency.toUpperCase(), intent.amount);
     if ((intent.status !== 'requires_capture' && intent.status !== 'succeeded') || amount === undefined) return failed('BAD_RESPONSE');
     const value: Authorisation = { providerChargeId: intent.id, captured: intent.status === 'succeeded', amount };
-    if (pm) value.card = cardSummary(pm, number);
+    if (card) value.card = card;
     return { ok: true as const, value };
   }
 
   /** What pays, made ready at Stripe: a payment method for card details, a CVC token for a stored card's CVC. */
-  async function paymentSource(req: AuthoriseRequest): Promise<ProviderResult<{ source: IntentSource; pm?: Stripe.PaymentMethod }>> {
+  async function paymentSource(req: AuthoriseRequest): Promise<ProviderResult<{ source: IntentSource; card?: CardSummary }>> {
     const { source, idempotencyKey: key } = req;
     if (source.type === 'card') {
       const pm = await call(() => stripe.paymentMethods.create(paymentMethodParams(source.card), keyed(key, 'pm')), rawCardRefusal);
-      return pm.ok ? { ok: true, value: { source: { paymentMethod: pm.value.id }, pm: pm.value } } : pm;
+      return pm.ok ? { ok: true, value: { source: { paymentMethod: pm.value.id }, card: cardSummary(pm.value, source.card.number) } } : pm;
     }
     if (source.type !== 'stored_card') return unsupported('stripe', source.type === 'wallet' ? 'wallet payments' : 'network tokens');
     const intentSource: IntentSource = { paymentMethod: source.providerToken, customer: source.providerData?.customer };
@@ -140,6 +149,16 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
     }
   }
 
+  /** A stored card as Stripe knows it: a card payment method attached to the expected customer. */
+  async function describeStoredCard(req: StoredCardRef): Promise<ProviderResult<StoredCard>> {
+    const pm = await call(() => stripe.paymentMethods.retrieve(req.providerToken));
+    if (!pm.ok) return pm;
+    const customer = typeof pm.value.customer === 'string' ? pm.value.customer : pm.value.customer?.id;
+    const expected = req.providerData?.customer;
+    if (!customer || (expected !== undefined && customer !== expected) || !pm.value.card) return failed('NOT_REUSABLE');
+    return { ok: true, value: storedCard(pm.value, customer) };
+  }
+
   async function reverse(req: ReverseRequest): Promise<ProviderResult<void>> {
     if (req.providerChargeId) {
       const intent = await call(() => stripe.paymentIntents.retrieve(req.providerChargeId!));
@@ -170,14 +189,14 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
       if (amount === undefined) return failed('AMOUNT');
       const prepared = await paymentSource(req);
       if (!prepared.ok) return prepared;
-      const { source, pm } = prepared.value;
+      const { source, card } = prepared.value;
       // Kept before the call that moves money, so that `reverse` can replay it.
       await req.keep?.(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined)) as Record<string, string>);
       const intent = await call(() =>
         stripe.paymentIntents.create(paymentIntentParams(req, amount, source), keyed(req.idempotencyKey, 'pi')),
       );
       if (!intent.ok) return intent;
-      return authorisation(intent.value, req.idempotencyKey, req.source.type === 'card' ? req.source.card.number : undefined, pm);
+      return authorisation(intent.value, req.idempotencyKey, card);
     },
 
     async capture(req) {
@@ -228,12 +247,13 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
       const key = req.idempotencyKey;
       const { source } = req;
       let pm: ProviderResult<{ id: string }>;
-      if (source.type === 'card')
+      if (source.type === 'card') {
         pm = await call(() => stripe.paymentMethods.create(paymentMethodParams(source.card), keyed(key, 'pm')), rawCardRefusal);
-      else if (source.token.startsWith('tok_')) {
+      } else if (source.token.startsWith('tok_')) {
         pm = await call(() => stripe.paymentMethods.create({ type: 'card', card: { token: source.token } }, keyed(key, 'pm')));
-      } else if (source.token.startsWith('pm_')) pm = { ok: true, value: { id: source.token } };
-      else return failed('UNKNOWN_TOKEN');
+      } else if (source.token.startsWith('pm_')) {
+        pm = { ok: true, value: { id: source.token } };
+      } else return failed('UNKNOWN_TOKEN');
       if (!pm.ok) return pm;
       const pmId = pm.value.id;
       const metadata: Record<string, string> = req.ownerReference ? { owner: req.ownerReference.slice(0, 500) } : {};
@@ -244,17 +264,10 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
       return { ok: true, value: storedCard(attached.value, customer.value.id, source.type === 'card' ? source.card.number : undefined) };
     },
 
-    async describeStoredCard(req) {
-      const pm = await call(() => stripe.paymentMethods.retrieve(req.providerToken));
-      if (!pm.ok) return pm;
-      const customer = typeof pm.value.customer === 'string' ? pm.value.customer : pm.value.customer?.id;
-      const expected = req.providerData?.customer;
-      if (!customer || (expected !== undefined && customer !== expected) || !pm.value.card) return failed('NOT_REUSABLE');
-      return { ok: true, value: storedCard(pm.value, customer) };
-    },
+    describeStoredCard,
 
     async updateStoredCard(req) {
-      const described = await this.describeStoredCard(req);
+      const described = await describeStoredCard(req);
       if (!described.ok) return described;
       const { expiryMonth, expiryYear, cardholder } = req;
       const card = {
