@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// `npm run test:sandbox`: the provider scenarios against the providers' real test endpoints. Each
-// file skips itself, saying why, when its credentials are not in the environment.
+// `npm run test:sandbox`: the providers' scenarios against their real sandboxes, when credentials are
+// in the environment (each file says which, and is skipped without them). Never part of `npm test`.
 export default defineConfig({
   test: {
     include: ['packages/*/src/**/*.sandbox.test.ts'],

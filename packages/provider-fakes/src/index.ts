@@ -13,8 +13,8 @@ export {
   type FakeAdyenOptions,
   type Fault,
   type FaultMatch,
-  type JournalEntry,
-  type Violation,
+  type JournalEntry as AdyenJournalEntry,
+  type Violation as AdyenViolation,
 } from './adyen/server.js';
 export {
   FAILING_MODIFICATION_NAMES,
@@ -24,3 +24,17 @@ export {
 } from './adyen/test-cards.js';
 export { DESCRIPTIONS, loadDescription, type DescriptionName } from './openapi/descriptions.js';
 export { contractValidator, type ContractValidator } from './openapi/validator.js';
+export { DESCRIPTION_API_VERSION as STRIPE_DESCRIPTION_API_VERSION } from './stripe/contract.js';
+export { signStripePayload } from './stripe/events.js';
+export { STATE_PATH as FAKE_STRIPE_STATE_PATH } from './stripe/server.js';
+export {
+  startFakeStripe,
+  type FakeFailure,
+  type FakeStripe,
+  type FakeStripeOptions,
+  type JournalEntry as StripeJournalEntry,
+  type RequestMatch,
+  type Violation as StripeViolation,
+} from './stripe/server.js';
+export type { RefundStatus } from './stripe/behaviour.js';
+export { STRIPE_TEST_CARDS, type CardBehaviour, type StripeTestCard } from './stripe/test-cards.js';

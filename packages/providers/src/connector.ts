@@ -196,7 +196,7 @@ export interface CaptureRequest {
   providerChargeId: string;
   amount: bigint;
   idempotencyKey: string;
-  /** The payment's currency: Adyen needs it with every amount (invalid_request without it). */
+  /** The payment's currency (ISO 4217): Adyen needs it with every amount; Stripe looks it up when absent. */
   currency?: string;
 }
 
@@ -223,7 +223,7 @@ export interface RefundRequest {
   providerChargeId: string;
   amount: bigint;
   idempotencyKey: string;
-  /** The payment's currency: Adyen needs it with every amount (invalid_request without it). */
+  /** The payment's currency (ISO 4217): Adyen needs it with every amount; Stripe looks it up when absent. */
   currency?: string;
 }
 

@@ -39,6 +39,7 @@ export { startSimulator, type Simulator, type SimulatorOptions } from './dummy/s
 export { DECLINED_PAY_ID, TEST_BANK_ACCOUNTS, type TestBankAccount } from './dummy/simulator/test-accounts.js';
 export { TEST_CARDS, type TestCard, type TestCardOutcome } from './dummy/simulator/test-cards.js';
 export {
+  CARD_OPERATIONS,
   failure,
   readParameters,
   rescaleMinorUnits,
@@ -57,3 +58,4 @@ export {
   type ProviderType,
 } from './provider-type.js';
 export { PROVIDER_TYPES, providerType } from './registry.js';
+export { STRIPE } from './stripe/type.js';

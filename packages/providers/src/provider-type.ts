@@ -32,6 +32,25 @@ export type ProviderOperation =
   | 'applePay'
   | 'notifications';
 
+/** The card operations every card provider type offers, but where it says otherwise. */
+export const CARD_OPERATIONS: readonly ProviderOperation[] = [
+  'authorise',
+  'sale',
+  'capture',
+  'partialCapture',
+  'void',
+  'refund',
+  'partialRefund',
+  'reverse',
+  'storeCard',
+  'describeStoredCard',
+  'updateStoredCard',
+  'deleteStoredCard',
+  'singleUseToken',
+  'multiUseToken',
+  'recurring',
+];
+
 /** One authenticationParameter of a type. Names are matched case-insensitively. */
 export interface ParameterSpec {
   name: string;
