@@ -37,7 +37,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const [audFees, usdLine] = [0, 1].map((i) => () => a.providerIds[i] ?? '');
+const audFees = () => a.providerIds[0] ?? '';
+const usdLine = () => a.providerIds[1] ?? '';
 
 /** What the simulated acquirer recorded for an attempt: the amount it was asked for, and in what currency. */
 async function atAcquirer(chargeId: unknown, attempt = 1) {
@@ -59,14 +60,13 @@ async function savedCard(providerId: string, number = VISA_AU, extra: Record<str
   return body;
 }
 
+/** A card charge with a domestic Visa, at the AUD-fees provider unless `fields` name another. */
+const chargeCard = (fields: Record<string, unknown>) =>
+  a.api.post('/charge/card', { providerId: audFees(), paymentInformation: card(VISA_AU), ...fields });
+
 describe('a USD charge on an AUD provider', () => {
   it('goes through with the card, in USD at the acquirer, its AUD fixed fee converted at the rate', async () => {
-    const { status, body } = await a.api.post('/charge/card', {
-      amount: 100,
-      currency: 'usd',
-      providerId: audFees(),
-      paymentInformation: card(VISA_AU),
-    });
+    const { status, body } = await chargeCard({ amount: 100, currency: 'usd' });
     expect(status, JSON.stringify(body)).toBe(201);
     // 1 % of 100 USD, plus 0.10 AUD / 1.5234 = 0.0656… USD, rounded half up to 0.07.
     expect(body).toMatchObject({ status: 'SUCCESS', amount: 100, currency: 'USD', estimatedCost: 1.07, estimatedCostCurrency: 'USD' });
@@ -83,15 +83,10 @@ describe('a USD charge on an AUD provider', () => {
   });
 
   it('is priced by the USD fee line when the schedule has one', async () => {
-    const { body } = await a.api.post('/charge/card', {
-      amount: 100,
-      currency: 'USD',
-      providerId: usdLine(),
-      paymentInformation: card(VISA_AU),
-    });
+    const { body } = await chargeCard({ amount: 100, currency: 'USD', providerId: usdLine() });
     expect(body).toMatchObject({ status: 'SUCCESS', estimatedCost: 1.25, estimatedCostCurrency: 'USD' });
     // Its AUD charges keep the AUD lines: 2 % + 0.20.
-    const aud = await a.api.post('/charge/card', { amount: 100, providerId: usdLine(), paymentInformation: card(VISA_AU) });
+    const aud = await chargeCard({ amount: 100, providerId: usdLine() });
     expect(aud.body).toMatchObject({ currency: 'AUD', estimatedCost: 2.2, estimatedCostCurrency: 'AUD' });
   });
 
@@ -259,12 +254,7 @@ describe('a USD charge on an AUD provider', () => {
 
 describe('a currency with neither a fee line nor a rate (EUR here)', () => {
   it('has no estimated cost on the provider named', async () => {
-    const { body } = await a.api.post('/charge/card', {
-      amount: 10,
-      currency: 'EUR',
-      providerId: audFees(),
-      paymentInformation: card(VISA_AU),
-    });
+    const { body } = await chargeCard({ amount: 10, currency: 'EUR' });
     expect(body).toMatchObject({ status: 'SUCCESS', currency: 'EUR', estimatedCost: null, estimatedCostCurrency: null });
   });
 
@@ -312,20 +302,10 @@ describe('currencies refused', () => {
   });
 
   it('checks each amount against its currency: no cents in JPY', async () => {
-    const { status, body } = await a.api.post('/charge/card', {
-      amount: 10.5,
-      currency: 'JPY',
-      providerId: audFees(),
-      paymentInformation: card(VISA_AU),
-    });
+    const { status, body } = await chargeCard({ amount: 10.5, currency: 'JPY' });
     expect(status).toBe(400);
     expect(body).toMatchObject({ code: 2, details: { amount: 'At most 0 decimal places' } });
-    const yen = await a.api.post('/charge/card', {
-      amount: 1050,
-      currency: 'JPY',
-      providerId: audFees(),
-      paymentInformation: card(VISA_AU),
-    });
+    const yen = await chargeCard({ amount: 1050, currency: 'JPY' });
     // No JPY line, and no rate to carry the 0.10 AUD fixed fee into yen: no known cost.
     expect(yen.body).toMatchObject({ status: 'SUCCESS', currency: 'JPY', amount: 1050, estimatedCost: null });
   });

@@ -13,7 +13,7 @@ const decimalInput = z.union([z.number(), z.string()]);
 const feeInput = z.object({
   currency: currencyInput.optional().meta({
     description:
-      'Currency of the charges this line prices, one the provider type takes (default: the provider currency). A charge in a currency with no line of its own is priced by the provider-currency lines, their fixed fee converted at the operator\'s exchange rate',
+      "Currency of the charges this line prices, one the provider type takes (default: the provider currency). A charge in a currency with no line of its own is priced by the provider-currency lines, their fixed fee converted at the operator's exchange rate",
   }),
   cardScheme: z.string().max(20).optional().meta({ description: 'Card scheme (VISA, MASTERCARD, AMEX…); absent = any' }),
   isInternationalCard: booleanInput

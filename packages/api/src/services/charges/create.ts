@@ -40,7 +40,11 @@ export function createCardCharging(deps: Dependencies, runAttempts: AttemptRunne
     }
     const provider = await requireProvider(db, account.id, target.providerId);
     const { currency, amount } = chargeMoney(provider, input);
-    return { currency, amount, routes: [{ provider, estimatedCost: estimatedCost(provider, iin, currency, amount, config.exchangeRates) }] };
+    return {
+      currency,
+      amount,
+      routes: [{ provider, estimatedCost: estimatedCost(provider, iin, currency, amount, config.exchangeRates) }],
+    };
   }
 
   return async function createCardCharge(account: Account, input: CardChargeInput, target: CardChargeTarget) {

@@ -101,7 +101,9 @@ export function createStoredCharging(
       const agreementId = payTo?.payToId ?? '';
       const agreed = payTo?.currency ?? provider.currency;
       if (method.type === 'PAYTO' && currency.code !== agreed) {
-        throw new ApiError('CurrencyNotSupported', { message: `The PayTo agreement is in ${agreed}: it cannot be charged in ${currency.code}` });
+        throw new ApiError('CurrencyNotSupported', {
+          message: `The PayTo agreement is in ${agreed}: it cannot be charged in ${currency.code}`,
+        });
       }
       // The agreement's limit is in whole units of the currency; the payer agreed to no more.
       if (payTo?.maximumAmount !== undefined && amount > BigInt(payTo.maximumAmount) * 10n ** BigInt(currency.exponent)) {
