@@ -41,7 +41,7 @@ function invalidFee(field: string, problem: string): ApiError {
 }
 
 /** The provider's own currency, which its type must take (29 naming the type otherwise). */
-function defaultCurrency(type: ProviderType, code: string): Currency {
+function ownCurrency(type: ProviderType, code: string): Currency {
   const currency = requireCurrency(code);
   const refused = currencyRefusal(type, currency);
   if (refused) throw refused;
@@ -162,7 +162,7 @@ export function createProviderService({ db, clock, config }: Dependencies) {
   async function create(account: Pick<Account, 'id'>, input: NewProvider): Promise<ProviderWithFees> {
     const id = newUuid();
     const type = typeOfProvider(input);
-    const currency = defaultCurrency(type, input.currency);
+    const currency = ownCurrency(type, input.currency);
     return db.provider.create({
       data: {
         id,
@@ -212,7 +212,7 @@ export function createProviderService({ db, clock, config }: Dependencies) {
       const provider = await requireProvider(db, account.id, providerId, 404);
       const type = typeOfProvider(provider);
       const from = requireCurrency(provider.currency);
-      const currency = changes.currency ? defaultCurrency(type, changes.currency) : from;
+      const currency = changes.currency ? ownCurrency(type, changes.currency) : from;
       const fees = changes.costData ?? (currency.code === from.code ? undefined : movedFees(provider.fees, from, currency));
       const parameters = changes.authenticationParameters && unmasked(provider, changes.authenticationParameters);
       const data: Prisma.ProviderUpdateManyMutationInput = {
