@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseKeyring, type Keyring } from '@gateway/core';
+import { parseExchangeRates, parseKeyring, type ExchangeRates, type Keyring } from '@gateway/core';
 
 /** The gateway's configuration: the only module that reads process.env. */
 export interface GatewayConfig {
@@ -23,6 +23,8 @@ export interface GatewayConfig {
   ccvRetentionSeconds: number;
   /** Let webhooks reach loopback and private addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE=true; docs/webhooks.md). */
   webhookAllowPrivate: boolean;
+  /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES=USD:AUD=1.5234,…; docs/operations.md). */
+  exchangeRates: ExchangeRates;
 }
 
 /** A CCV may be kept only briefly before a payment: at most an hour, 5 minutes by default. */
@@ -40,6 +42,14 @@ function masterKeys(text: string): Keyring {
     return parseKeyring(text);
   } catch (error) {
     throw new Error(`GATEWAY_MASTER_KEYS: ${(error as Error).message}`);
+  }
+}
+
+function exchangeRates(text: string): ExchangeRates {
+  try {
+    return parseExchangeRates(text);
+  } catch (error) {
+    throw new Error(`GATEWAY_EXCHANGE_RATES: ${(error as Error).message}`);
   }
 }
 
@@ -70,5 +80,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     masterKeys: env.GATEWAY_MASTER_KEYS ? masterKeys(env.GATEWAY_MASTER_KEYS) : undefined,
     ccvRetentionSeconds: ccvRetention(env.GATEWAY_CCV_RETENTION_SECONDS),
     webhookAllowPrivate: env.GATEWAY_WEBHOOK_ALLOW_PRIVATE === 'true',
+    exchangeRates: exchangeRates(env.GATEWAY_EXCHANGE_RATES ?? ''),
   };
 }

@@ -21,6 +21,7 @@ const gateway = await startGateway({
   keyring: loadKeyring(config, logger),
   ccvRetentionSeconds: config.ccvRetentionSeconds,
   webhookAllowPrivate: config.webhookAllowPrivate,
+  exchangeRates: config.exchangeRates,
 }).catch((error: unknown) => {
   logger.fatal({ err: error }, 'the gateway could not start');
   process.exit(1);
