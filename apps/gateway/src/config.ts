@@ -23,6 +23,8 @@ export interface GatewayConfig {
   ccvRetentionSeconds: number;
   /** Let webhooks reach loopback and private addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE=true; docs/webhooks.md). */
   webhookAllowPrivate: boolean;
+  /** Where GET /metrics is served: its own port, on this machine only by default (docs/operations.md). */
+  metrics: { port: number; host: string };
 }
 
 /** A CCV may be kept only briefly before a payment: at most an hour, 5 minutes by default. */
@@ -70,5 +72,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     masterKeys: env.GATEWAY_MASTER_KEYS ? masterKeys(env.GATEWAY_MASTER_KEYS) : undefined,
     ccvRetentionSeconds: ccvRetention(env.GATEWAY_CCV_RETENTION_SECONDS),
     webhookAllowPrivate: env.GATEWAY_WEBHOOK_ALLOW_PRIVATE === 'true',
+    metrics: { port: integer('GATEWAY_METRICS_PORT', env.GATEWAY_METRICS_PORT, 9464), host: env.GATEWAY_METRICS_HOST || '127.0.0.1' },
   };
 }

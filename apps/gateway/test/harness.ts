@@ -61,6 +61,7 @@ export async function startTestGateway(options: Partial<GatewayOptions> = {}): P
     ccvRetentionSeconds: 300,
     // Test webhook receivers listen on 127.0.0.1.
     webhookAllowPrivate: true,
+    metrics: { port: 0, host: '127.0.0.1' },
     ...options,
   });
   const t: TestGateway = {

@@ -1,10 +1,11 @@
 import { ApiError } from '@gateway/core';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /**
  * Binds raw wire input to a procedure's Zod input schema the way existing client SDKs need:
  * object keys match case-insensitively (PascalCase, camelCase, `cardHolder`, `metaData`) and
- * through the aliases below; explicit `null` and empty strings mean "absent"; numeric text
+ * through the aliases below; explicit `null` and empty strings mean "absent" (an empty string is
+ * a value to refuse for the schemas in `emptyIsAValue`); numeric text
  * becomes a number where the schema wants a number; "true"/"false" become booleans; enum values
  * match in any letter case or by their integer index (the .NET client sends enums as integers,
  * so enum options are declared in that client's order). Keys inside records (metadata) are
@@ -18,6 +19,16 @@ const ALIASES: Readonly<Record<string, string>> = {
 };
 
 type Def = z.core.$ZodTypeDef & Record<string, unknown>;
+
+/** Schemas for which an empty string is a value (to refuse), not absence: `?amount=` must not mean "all". */
+export const emptyIsAValue = z.registry();
+
+function keepsEmpty(schema: unknown): boolean {
+  for (let current = schema; ; current = defOf(current).innerType) {
+    if (emptyIsAValue.has(current as z.ZodType)) return true;
+    if (defOf(current).innerType === undefined) return false;
+  }
+}
 
 function defOf(schema: unknown): Def {
   return (schema as z.core.$ZodType)._zod.def as Def;
@@ -61,7 +72,7 @@ function bindObject(shape: Record<string, unknown>, value: Record<string, unknow
 }
 
 export function bindInput(schema: unknown, value: unknown): unknown {
-  if (value === null || value === undefined || value === '') return undefined;
+  if (value === null || value === undefined || (value === '' && !keepsEmpty(schema))) return undefined;
   if (typeof value === 'string' && value.includes('\u0000')) {
     throw new ApiError('ValidationError', { message: 'Text must not contain NUL characters' });
   }

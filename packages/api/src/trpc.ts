@@ -4,7 +4,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
 import { bindInput } from './binding';
 import { header, type Context } from './context';
-import { renderApiError, toApiError } from './errors';
+import { renderApiError, toApiError, trpcCodeOf } from './errors';
 
 export type Meta = OpenApiMeta<{
   /** 201 for operations that create a resource the spec answers with 201. */
@@ -23,7 +23,8 @@ const t = initTRPC
     errorFormatter({ shape, error, ctx }) {
       const apiError = toApiError(error);
       const body = renderApiError(apiError, ctx?.request.path ?? '', ctx?.services.config.errorDocsUrl ?? '');
-      return { ...shape, message: body.message, data: { code: shape.data.code, httpStatus: apiError.http, apiError: body } };
+      const code = trpcCodeOf(apiError.http);
+      return { ...shape, code: code.number, message: body.message, data: { code: code.key, httpStatus: apiError.http, apiError: body } };
     },
   });
 

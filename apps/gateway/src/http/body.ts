@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '@gateway/core';
-import { findImpreciseNumber } from './json-numbers';
+import { scanJson } from './json-scan';
 
 const MB = 1024 * 1024;
+/** Deepest nesting of arrays and objects a body may have: every operation's input needs fewer than 8. */
+export const MAX_JSON_DEPTH = 32;
 
 const isBatch = (path: string) => path.toLowerCase().startsWith('/batch');
 
@@ -28,6 +30,10 @@ export async function readJsonBody(req: IncomingMessage, path: string): Promise<
   }
   const text = Buffer.concat(chunks).toString('utf8').trim();
   if (text === '') return {};
+  const scan = scanJson(text, MAX_JSON_DEPTH);
+  if (scan.tooDeep) {
+    throw new ApiError('ValidationError', { message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep` });
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -35,7 +41,7 @@ export async function readJsonBody(req: IncomingMessage, path: string): Promise<
     throw new ApiError('ValidationError', { message: 'The request body is not valid JSON' });
   }
   // The literal is not echoed: it may be a card number sent as a JSON number.
-  if (findImpreciseNumber(text) !== undefined) {
+  if (scan.impreciseNumber !== undefined) {
     throw new ApiError('ValidationError', {
       message: 'A number has more than 15 significant digits and cannot be kept exactly; send it as a string',
     });

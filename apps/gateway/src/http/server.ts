@@ -36,9 +36,6 @@ export function createRequestListener({ services, logger, metrics, publicUrl, he
       const ok = await health().catch(() => false);
       return send(res, ok ? 200 : 503, 'application/json', JSON.stringify({ status: ok ? 'ok' : 'unavailable' }));
     }
-    if (req.method === 'GET' && path === '/metrics') {
-      return send(res, 200, metrics.registry.contentType, await metrics.registry.metrics());
-    }
     if (req.method === 'GET' && path === '/openapi.json') {
       openapi ??= JSON.stringify(openApiDocument(publicUrl));
       return send(res, 200, 'application/json', openapi);
@@ -53,6 +50,8 @@ export function createRequestListener({ services, logger, metrics, publicUrl, he
 
   return (req, res) => {
     const started = process.hrtime.bigint();
+    // Answers hold account data: no browser or proxy may keep one.
+    res.setHeader('cache-control', 'no-store');
     const path = pathOf(req);
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
