@@ -13,6 +13,8 @@ export interface TestGateway {
   url: string;
   /** Every log line the gateway wrote, as text. */
   logs: string[];
+  /** Its PostgreSQL database (for pg_dump); undefined on the embedded one. */
+  databaseUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startTestGateway(options: Partial<GatewayOptions> = {}): P
     gateway,
     url: gateway.url,
     logs,
+    databaseUrl: database?.url,
     close: async () => {
       try {
         await expectNoCardData(t, [], TEST_CARD_NUMBERS, []);

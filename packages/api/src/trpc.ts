@@ -2,7 +2,7 @@ import { ApiError } from '@gateway/core';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
-import { bindInput } from './binding';
+import { bindInput, refuseCardNumber } from './binding';
 import { header, type Context } from './context';
 import { renderApiError, toApiError, trpcCodeOf } from './errors';
 
@@ -80,6 +80,7 @@ function bindTo(schema: z.ZodType) {
 const idempotency = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
   const key = header(ctx, 'idempotency-key');
   if (!meta?.idempotent || !key || !ctx.account) return next();
+  refuseCardNumber('Idempotency-Key', key);
   const { account, services, request } = ctx;
   const claim = await services.idempotency.claim(account.id, key, request, await getRawInput());
   if (claim.kind === 'replay') {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notFreeText } from '../binding';
 import { dateOutput, MAX_COUNT, metadataInput, uncoerced, webhookInput } from './common';
 
 export const BATCH_STATUSES = ['RECEIVED', 'CREATED', 'IN_PROGRESS', 'SUCCESS', 'FAILED'] as const;
@@ -7,11 +8,15 @@ export const BATCH_STATUSES = ['RECEIVED', 'CREATED', 'IN_PROGRESS', 'SUCCESS', 
 export const newBatchInput = z.object({
   count: uncoerced(z.number().int().min(0).max(MAX_COUNT)).meta({ description: 'Number of transactions in `batch` (else 101)' }),
   description: z.string().optional().meta({ description: 'Up to 100 characters (else 101)' }),
-  batch: z.string().meta({
-    description:
-      'CSV: the header PaymentMethodId,Amount,Currency,Reference, then one line per transaction (a bad line: 102, with details.line)',
-    example: 'PaymentMethodId,Amount,Currency,Reference\n3a5c…,15.5,AUD,invoice-1',
-  }),
+  batch: z
+    .string()
+    .meta({
+      description:
+        'CSV: the header PaymentMethodId,Amount,Currency,Reference, then one line per transaction (a bad line: 102, with details.line)',
+      example: 'PaymentMethodId,Amount,Currency,Reference\n3a5c…,15.5,AUD,invoice-1',
+    })
+    // Its free text (References) is checked line by line, so a problem names the line.
+    .register(notFreeText),
   webhook: webhookInput.optional().meta({ description: 'Told of status changes (also accepted as webhookConfig)' }),
   metadata: metadataInput.optional(),
 });
