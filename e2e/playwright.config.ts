@@ -16,7 +16,7 @@ const serverUrl = process.env.DATABASE_URL || '';
 const databaseUrl = process.env.E2E_DATABASE_URL ?? (serverUrl ? createDatabase(serverUrl) : '');
 const gatewayUrl = `http://127.0.0.1:${process.env.E2E_GATEWAY_PORT ?? 3199}`;
 const dashboardUrl = `http://127.0.0.1:${process.env.E2E_DASHBOARD_PORT ?? 3198}`;
-const metricsUrl = `http://127.0.0.1:${process.env.E2E_METRICS_PORT ?? 3197}/metrics`;
+const metricsUrl = `http://127.0.0.1:${process.env.E2E_METRICS_PORT ?? 3196}/metrics`;
 Object.assign(process.env, {
   E2E_DATA_DIR: dataDir,
   E2E_SERVER_URL: serverUrl,
