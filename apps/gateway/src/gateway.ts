@@ -9,7 +9,7 @@ import { startSimulator } from '@gateway/providers';
 import type { Logger } from 'pino';
 import { ensureDemoAccount, type DemoAccount } from './demo';
 import { createMetrics, createMetricsListener } from './http/metrics';
-import { createRequestListener } from './http/server';
+import { answerClientError, createRequestListener } from './http/server';
 
 export interface GatewayOptions {
   port: number;
@@ -135,6 +135,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     closers.push(() => worker.stop());
     await services.maintenance.start();
 
+    server.on('clientError', answerClientError(services.config.errorDocsUrl));
     listener = createRequestListener({
       services,
       logger,

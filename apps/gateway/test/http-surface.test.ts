@@ -26,6 +26,17 @@ describe('HTTP surface', () => {
     expect(answers.map((answer) => answer.status)).toEqual([200, 404, 401, 200, 200, 401, 404]);
   });
 
+  it('answers headers too large for the HTTP parser with the API error body', async () => {
+    const response = await fetch(`${t.url}/charge?reference=${'x'.repeat(20_000)}`, { headers: { 'x-secretkey': a.secretKey } });
+    expect(response.status).toBe(431);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toMatchObject({
+      code: 90,
+      message: 'The request line and headers are larger than 16 KB',
+      isRetryable: false,
+    });
+  });
+
   it('serves /metrics on a port of its own, not on the API port', async () => {
     expect((await fetch(`${t.url}/metrics`)).status).toBe(404);
     const metricsUrl = t.gateway.metricsUrl ?? '';
