@@ -215,34 +215,38 @@ async function send(method: string, request: Request) {
 }
 
 describe('fuzzing every operation of /openapi.json', () => {
-  it('never answers a 5xx, and answers every error with the API error body', async () => {
-    expect(operations.length).toBeGreaterThan(60);
-    let sent = 0;
-    // Operations side by side (a few at a time), the runs of each one after the other.
-    const queue = [...operations];
-    const worker = async () => {
-      for (let operation = queue.shift(); operation; operation = queue.shift()) {
-        const method = operation.method;
-        await fc.assert(
-          fc.asyncProperty(requests(operation), async (request) => {
-            const withBody = method === 'GET' || method === 'DELETE' ? { ...request, body: undefined } : request;
-            const { status, text } = await send(method, withBody);
-            sent += 1;
-            const where = `${method} ${request.path.slice(0, 200)} ${String(withBody.body).slice(0, 200)}`;
-            expect(status, where).toBeLessThan(500);
-            if (status >= 400) {
-              const error = JSON.parse(text) as { code: unknown; message: unknown };
-              expect(Number.isInteger(error.code) && (error.code as number) <= 107, where).toBe(true);
-              expect(typeof error.message, where).toBe('string');
-            }
-          }),
-          { numRuns: RUNS, seed: SEED, endOnFailure: true },
-        );
-      }
-    };
-    await Promise.all(Array.from({ length: 4 }, worker));
-    expect(sent).toBeGreaterThanOrEqual(operations.length * RUNS);
-    // A 5xx is logged at error level: there must be none.
-    expect(t.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([]);
-  }, RUNS * 16_000);
+  it(
+    'never answers a 5xx, and answers every error with the API error body',
+    async () => {
+      expect(operations.length).toBeGreaterThan(60);
+      let sent = 0;
+      // Operations side by side (a few at a time), the runs of each one after the other.
+      const queue = [...operations];
+      const worker = async () => {
+        for (let operation = queue.shift(); operation; operation = queue.shift()) {
+          const method = operation.method;
+          await fc.assert(
+            fc.asyncProperty(requests(operation), async (request) => {
+              const withBody = method === 'GET' || method === 'DELETE' ? { ...request, body: undefined } : request;
+              const { status, text } = await send(method, withBody);
+              sent += 1;
+              const where = `${method} ${request.path.slice(0, 200)} ${String(withBody.body).slice(0, 200)}`;
+              expect(status, where).toBeLessThan(500);
+              if (status >= 400) {
+                const error = JSON.parse(text) as { code: unknown; message: unknown };
+                expect(Number.isInteger(error.code) && (error.code as number) <= 107, where).toBe(true);
+                expect(typeof error.message, where).toBe('string');
+              }
+            }),
+            { numRuns: RUNS, seed: SEED, endOnFailure: true },
+          );
+        }
+      };
+      await Promise.all(Array.from({ length: 4 }, worker));
+      expect(sent).toBeGreaterThanOrEqual(operations.length * RUNS);
+      // A 5xx is logged at error level: there must be none.
+      expect(t.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([]);
+    },
+    RUNS * 16_000,
+  );
 });
