@@ -13,11 +13,8 @@ export function bodyLimit(path: string): number {
   return isBatch(path) ? 10 * MB : 1 * MB;
 }
 
-/**
- * Reads and parses a JSON request body. Any content type is read as JSON (some clients omit it
- * or add a charset); an empty body, `{}` and `[]` all mean "no fields".
- */
-export async function readJsonBody(req: IncomingMessage, path: string): Promise<Record<string, unknown>> {
+/** The request body's bytes as sent, size-limited (413): for a route that must read them raw (a signed notification). */
+export async function readRawBody(req: IncomingMessage, path: string): Promise<Buffer> {
   const limit = bodyLimit(path);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(path);
@@ -28,7 +25,15 @@ export async function readJsonBody(req: IncomingMessage, path: string): Promise<
     if (size > limit) throw tooLarge(path);
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads and parses a JSON request body. Any content type is read as JSON (some clients omit it
+ * or add a charset); an empty body, `{}` and `[]` all mean "no fields".
+ */
+export async function readJsonBody(req: IncomingMessage, path: string): Promise<Record<string, unknown>> {
+  const text = (await readRawBody(req, path)).toString('utf8').trim();
   if (text === '') return {};
   const scan = scanJson(text, MAX_JSON_DEPTH);
   if (scan.tooDeep) {
