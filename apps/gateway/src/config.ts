@@ -25,6 +25,8 @@ export interface GatewayConfig {
   webhookAllowPrivate: boolean;
   /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES=USD:AUD=1.5234,…; docs/operations.md). */
   exchangeRates: ExchangeRates;
+  /** Where GET /metrics is served: its own port, on this machine only by default (docs/operations.md). */
+  metrics: { port: number; host: string };
 }
 
 /** A CCV may be kept only briefly before a payment: at most an hour, 5 minutes by default. */
@@ -81,5 +83,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     ccvRetentionSeconds: ccvRetention(env.GATEWAY_CCV_RETENTION_SECONDS),
     webhookAllowPrivate: env.GATEWAY_WEBHOOK_ALLOW_PRIVATE === 'true',
     exchangeRates: exchangeRates(env.GATEWAY_EXCHANGE_RATES ?? ''),
+    metrics: { port: integer('GATEWAY_METRICS_PORT', env.GATEWAY_METRICS_PORT, 9464), host: env.GATEWAY_METRICS_HOST || '127.0.0.1' },
   };
 }

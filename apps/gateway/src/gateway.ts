@@ -1,4 +1,4 @@
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createServices, systemClock, type Clock, type Services } from '@gateway/api';
@@ -8,8 +8,8 @@ import { createJobQueue, startWorker, type Worker } from '@gateway/jobs';
 import { startSimulator } from '@gateway/providers';
 import type { Logger } from 'pino';
 import { ensureDemoAccount, type DemoAccount } from './demo';
-import { createMetrics } from './http/metrics';
-import { createRequestListener } from './http/server';
+import { createMetrics, createMetricsListener } from './http/metrics';
+import { answerClientError, createRequestListener } from './http/server';
 
 export interface GatewayOptions {
   port: number;
@@ -35,6 +35,8 @@ export interface GatewayOptions {
   passwordChecksPerMinute?: number;
   /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES; default none). */
   exchangeRates?: ExchangeRates;
+  /** Where GET /metrics is served (never on the API port); absent: nowhere. */
+  metrics?: { port: number; host: string };
 }
 
 export interface Gateway {
@@ -42,6 +44,8 @@ export interface Gateway {
   services: Services;
   database: Database;
   simulatorUrl: string;
+  /** Where GET /metrics answers, when served. */
+  metricsUrl: string | undefined;
   demo: DemoAccount | undefined;
   /** Runs background jobs (vault erasure); `runDue()` runs what is due now. */
   worker: Worker;
@@ -57,6 +61,16 @@ const starting: RequestListener = (_req, res) => {
   res.setHeader('retry-after', '1');
   res.end(JSON.stringify({ message: 'The gateway is starting', code: 37, isRetryable: true }));
 };
+
+/** Serves HTTP on `port` (0: any free one) and `host`; the URL it answers at. */
+async function listen(listener: RequestListener, port: number, host: string): Promise<{ server: Server; url: string }> {
+  const server = createServer(listener);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  return { server, url: `http://${host}:${(server.address() as AddressInfo).port}` };
+}
 
 /** Opens the database, applies migrations, starts the simulated acquirer and serves HTTP. */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
@@ -88,14 +102,12 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const simulatorUrl = options.simulatorUrl ?? simulator?.url ?? '';
 
     let listener = starting;
-    const server = createServer((req, res) => listener(req, res));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host, resolve);
-    });
+    const { server, url } = await listen((req, res) => listener(req, res), options.port, options.host);
     closers.push(() => new Promise((resolve) => server.close(() => resolve())));
     server.closeIdleConnections?.();
-    const url = `http://${options.host}:${(server.address() as AddressInfo).port}`;
+    const metrics = createMetrics();
+    const metricsServer = options.metrics && (await listen(createMetricsListener(metrics), options.metrics.port, options.metrics.host));
+    if (metricsServer) closers.push(() => new Promise((resolve) => metricsServer.server.close(() => resolve())));
     const publicUrl = options.publicUrl ?? url;
 
     const { keyring, ccvRetentionSeconds } = options;
@@ -126,17 +138,18 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     closers.push(() => worker.stop());
     await services.maintenance.start();
 
+    server.on('clientError', answerClientError(services.config.errorDocsUrl));
     listener = createRequestListener({
       services,
       logger,
-      metrics: createMetrics(),
+      metrics,
       publicUrl,
       health: async () => {
         await database.prisma.$queryRaw`SELECT 1`;
         return true;
       },
     });
-    return { url, services, database, simulatorUrl, demo, worker, close };
+    return { url, services, database, simulatorUrl, metricsUrl: metricsServer && `${metricsServer.url}/metrics`, demo, worker, close };
   } catch (error) {
     await close();
     throw error;

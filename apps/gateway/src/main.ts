@@ -22,12 +22,13 @@ const gateway = await startGateway({
   ccvRetentionSeconds: config.ccvRetentionSeconds,
   webhookAllowPrivate: config.webhookAllowPrivate,
   exchangeRates: config.exchangeRates,
+  metrics: config.metrics,
 }).catch((error: unknown) => {
   logger.fatal({ err: error }, 'the gateway could not start');
   process.exit(1);
 });
 
-logger.info({ url: gateway.url, database: gateway.database.kind }, 'gateway started');
+logger.info({ url: gateway.url, metrics: gateway.metricsUrl, database: gateway.database.kind }, 'gateway started');
 if (gateway.demo)
   process.stdout.write(demoBanner(gateway.demo, config.publicUrl, config.dashboardUrl, join(config.dataDir, 'demo-account.json')));
 
