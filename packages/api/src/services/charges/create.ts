@@ -18,6 +18,7 @@ import { requireAmount, requireCurrency } from '../money';
 import { cardFactsFor, feeRules, leastCostRoutes, requireProvider, type ProviderWithFees } from '../providers/selection';
 import type { createAttemptRunner } from './attempts';
 import { chargeDetails, chargeRow } from './records';
+import { insertCharge } from './statements';
 
 type AttemptRunner = ReturnType<typeof createAttemptRunner>;
 
@@ -67,8 +68,9 @@ export function createCardCharging(deps: Dependencies, runAttempts: AttemptRunne
       cvc: payment.ccv,
       cardholder: payment.cardholder,
     };
-    const charge = await db.charge.create({
-      data: chargeRow(
+    const charge = await insertCharge(
+      db,
+      chargeRow(
         account,
         {
           currency,
@@ -91,7 +93,7 @@ export function createCardCharging(deps: Dependencies, runAttempts: AttemptRunne
         },
         config.keyring,
       ),
-    });
+    );
     return runAttempts({
       charge,
       currency,

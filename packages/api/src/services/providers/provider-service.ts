@@ -5,6 +5,7 @@ import { paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
 import { providerCredentialsAad, sealedColumns, sealedValue } from '../sealed-data';
+import { forgetProviders } from './provider-cache';
 import { dummySettings, supportedType, type ConnectorSettings } from './provider-types';
 import { requireProvider, type ProviderWithFees } from './selection';
 import { toProviderView } from './view';
@@ -124,6 +125,7 @@ export function createProviderService({ db, clock, config }: Dependencies) {
       }
       return tx.provider.findUniqueOrThrow({ where: { id: providerId }, include: { fees: true } });
     });
+    forgetProviders(db);
     if (changed) return toProviderView(changed);
     await requireProvider(db, account.id, providerId, 404);
     throw new ApiError('RetryLater', { http: 409, message: 'The provider changed while this change was made; send it again' });
@@ -132,7 +134,7 @@ export function createProviderService({ db, clock, config }: Dependencies) {
   async function create(account: Pick<Account, 'id'>, input: NewProvider): Promise<ProviderWithFees> {
     const id = newUuid();
     const currency = requireCurrency(input.currency);
-    return db.provider.create({
+    const created = await db.provider.create({
       data: {
         id,
         accountId: account.id,
@@ -149,6 +151,8 @@ export function createProviderService({ db, clock, config }: Dependencies) {
       },
       include: { fees: true },
     });
+    forgetProviders(db);
+    return created;
   }
 
   return {

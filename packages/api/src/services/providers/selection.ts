@@ -1,8 +1,11 @@
 import { ApiError, isInternationalCard, parseDecimal, rankByCost, type FeeRule, type IinData, type Route } from '@gateway/core';
 import type { Db, Provider, ProviderFee } from '@gateway/db';
+import { activeProviders, type ProviderWithFees } from './provider-cache';
 import { CARD_PROVIDER_TYPES } from './provider-types';
 
-export type ProviderWithFees = Provider & { fees: ProviderFee[] };
+export type { ProviderWithFees };
+
+const isCardProvider = (provider: Provider) => CARD_PROVIDER_TYPES.includes(provider.type);
 
 export function feeRules(fees: readonly ProviderFee[]): FeeRule[] {
   return fees.map((f) => ({
@@ -15,10 +18,7 @@ export function feeRules(fees: readonly ProviderFee[]): FeeRule[] {
 
 /** An active provider of the account, or 39 Invalid Provider Id (400; 404 for an id in the path). */
 export async function requireProvider(db: Db, accountId: string, providerId: string, http: 400 | 404 = 400): Promise<ProviderWithFees> {
-  const provider = await db.provider.findFirst({
-    where: { id: providerId, accountId, dateRemoved: null },
-    include: { fees: true },
-  });
+  const provider = (await activeProviders(db, accountId)).find((p) => p.id === providerId);
   if (!provider) throw new ApiError('InvalidProviderId', { http, message: `No provider ${providerId}` });
   return provider;
 }
@@ -29,11 +29,7 @@ export async function defaultCardProvider(
   accountId: string,
   missing = () => new ApiError('NoCardProvidersConfigured'),
 ): Promise<ProviderWithFees> {
-  const provider = await db.provider.findFirst({
-    where: { accountId, dateRemoved: null, type: { in: CARD_PROVIDER_TYPES } },
-    include: { fees: true },
-    orderBy: [{ dateAdded: 'asc' }, { id: 'asc' }],
-  });
+  const provider = (await activeProviders(db, accountId)).find(isCardProvider);
   if (!provider) throw missing();
   return provider;
 }
@@ -51,11 +47,7 @@ export async function leastCostRoutes(
   amount: bigint,
   iin: IinData,
 ): Promise<Route<ProviderWithFees>[]> {
-  const providers = await db.provider.findMany({
-    where: { accountId, dateRemoved: null, currency, type: { in: CARD_PROVIDER_TYPES } },
-    include: { fees: true },
-    orderBy: [{ dateAdded: 'asc' }, { id: 'asc' }],
-  });
+  const providers = (await activeProviders(db, accountId)).filter((p) => p.currency === currency && isCardProvider(p));
   if (providers.length === 0) {
     throw new ApiError('NoCardProvidersConfigured', { message: `No card provider takes ${currency}` });
   }
