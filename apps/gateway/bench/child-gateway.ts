@@ -29,6 +29,10 @@ export interface ChildGatewayOptions {
   /** Other variables, e.g. GATEWAY_SIMULATOR_URL, LOG_LEVEL (default warn). */
   env?: Record<string, string>;
   stdio?: StdioOptions;
+  /** A program that runs node, with its arguments (e.g. valgrind): the gateway is `[...wrapper, node, ...args]`. */
+  wrapper?: string[];
+  /** How long /health may take to answer 200 (default 60 s). */
+  startTimeoutMs?: number;
 }
 
 const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
@@ -58,7 +62,8 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
   const port = await freePort();
   // GATEWAY_* settings of the caller's shell are left out: the run must not depend on them.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GATEWAY_')));
-  const child = spawn(process.execPath, options.args, {
+  const [program, ...wrapperArgs] = [...(options.wrapper ?? []), process.execPath];
+  const child = spawn(program!, [...wrapperArgs, ...options.args], {
     cwd: options.cwd,
     env: {
       ...inherited,
@@ -78,7 +83,8 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
     stop: () => end(child, 'SIGTERM'),
     kill: () => end(child, 'SIGKILL'),
   };
-  const deadline = Date.now() + 60_000;
+  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     if (hasExited(child)) throw new Error(`the gateway exited during start-up (${child.signalCode ?? `exit code ${child.exitCode}`})`);
     const status = await fetch(`${gateway.url}/health`).then(
@@ -88,7 +94,7 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
     if (status === 200) return gateway;
     if (Date.now() > deadline) {
       await gateway.kill();
-      throw new Error(`the gateway did not become healthy within 60 s (last /health status: ${status})`);
+      throw new Error(`the gateway did not become healthy within ${startTimeoutMs / 1000} s (last /health status: ${status})`);
     }
     await sleep(100);
   }
@@ -111,7 +117,7 @@ export async function seedAccount(databaseUrl: string, masterKeys: string, provi
     });
     const { account, secretKey } = await services.accounts.create('Seeded');
     const { id: providerId } = await services.providers.create(account, provider);
-    return { secretKey, providerId };
+    return { accountId: account.id, secretKey, providerId };
   } finally {
     await database.close();
   }

@@ -127,6 +127,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         dashboardUrl: options.dashboardUrl ?? 'http://127.0.0.1:3001',
       },
       jobs: createJobQueue({ db: database.prisma, clock }),
+      notices: database,
     });
 
     const demo = await database.exclusively(STARTUP_LOCK, async () => {

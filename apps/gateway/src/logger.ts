@@ -31,7 +31,13 @@ export function maskDigits(text: string): string {
   });
 }
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+/**
+ * Logs to `destination`, by default standard output written asynchronously: a line is queued and
+ * written by libuv's thread pool, lines that come while a write is under way go together in the
+ * next, and whatever is queued is written when the process exits (pino flushes on exit). A
+ * request therefore never waits for a write(2) of its log lines.
+ */
+export function createLogger(level: string, destination: DestinationStream = pino.destination({ dest: 1, sync: false })): Logger {
   return pino(
     {
       level,

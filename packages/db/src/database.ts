@@ -17,8 +17,25 @@ export interface Database {
   exclusively<T>(lockKey: number, fn: () => Promise<T>): Promise<T>;
   /** Applies pending migrations from prisma/migrations (found above this package or the bundle). */
   migrate(migrationsDir?: string): Promise<{ applied: string[] }>;
+  /**
+   * Hears the notifications of a channel (LISTEN) until close(), on a connection of its own (not
+   * one of the pool's) that is opened again after it fails. Returns at once; `listening` says
+   * when notifications arrive, `lost` when they may have been missed.
+   */
+  listen(channel: string, listener: ChannelListener): void;
   close(): Promise<void>;
 }
+
+export interface ChannelListener {
+  notified(payload: string): void;
+  /** From now on every notification arrives (again). */
+  listening(): void;
+  /** The connection failed: notifications may be missed until `listening` is called again. */
+  lost(error: Error): void;
+}
+
+/** How long a failed LISTEN connection waits before it is opened again, doubling up to the maximum. */
+const RELISTEN_MS = { first: 500, max: 30_000 };
 
 export interface DatabaseOptions {
   /** postgresql://… for a PostgreSQL server; absent for the embedded database. */
@@ -43,10 +60,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     pool.on('error', options.onIdleConnectionError ?? (() => undefined));
     const prisma = new PrismaClient({ adapter: new PrismaPg(pool), errorFormat: 'minimal' });
+    const listeners: Array<{ stop(): Promise<void> }> = [];
     return {
       prisma,
       kind: 'postgres',
       migrate: (dir) => migrate(pgPoolExecutor(pool), dir),
+      listen(channel, listener) {
+        listeners.push(listenWithClient(options.url!, channel, listener));
+      },
       async exclusively(lockKey, fn) {
         const client = await pool.connect();
         try {
@@ -58,6 +79,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         }
       },
       async close() {
+        for (const listener of listeners.splice(0)) await listener.stop();
         await prisma.$disconnect();
         await pool.end();
       },
@@ -72,16 +94,68 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     errorFormat: 'minimal',
     transactionOptions: { maxWait: 60_000, timeout: 60_000 },
   });
+  const unlisteners: Array<Promise<() => Promise<void>>> = [];
   return {
     prisma,
     kind: 'embedded',
     migrate: (dir) => migrate(pgliteExecutor(pglite), dir),
+    listen(channel, listener) {
+      const unlisten = pglite.listen(channel, (payload) => listener.notified(payload));
+      unlisteners.push(unlisten);
+      void unlisten.then(() => listener.listening(), listener.lost);
+    },
     // The data folder is locked to this process, which is therefore alone already.
     exclusively: (_lockKey, fn) => fn(),
     async close() {
+      for (const unlisten of unlisteners.splice(0)) await unlisten.then((stop) => stop()).catch(() => undefined);
       await prisma.$disconnect();
       await pglite.close();
       release();
+    },
+  };
+}
+
+/** LISTEN on a client of its own, opened again (after a pause) whenever it fails, until stopped. */
+function listenWithClient(url: string, channel: string, listener: ChannelListener) {
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let stopped = false;
+  let pause = RELISTEN_MS.first;
+
+  const failed = (current: pg.Client, error: Error) => {
+    if (client !== current || stopped) return;
+    client = undefined;
+    current.end().catch(() => undefined);
+    listener.lost(error);
+    retry = setTimeout(connect, pause);
+    pause = Math.min(pause * 2, RELISTEN_MS.max);
+  };
+
+  function connect() {
+    const current = new pg.Client({ connectionString: url });
+    client = current;
+    current.on('notification', (message) => {
+      if (message.channel === channel) listener.notified(message.payload ?? '');
+    });
+    current.on('error', (error) => failed(current, error));
+    current.on('end', () => failed(current, new Error('the LISTEN connection closed')));
+    current
+      .connect()
+      .then(() => current.query(`LISTEN "${channel.replace(/"/g, '""')}"`))
+      .then(() => {
+        if (client !== current || stopped) return;
+        pause = RELISTEN_MS.first;
+        listener.listening();
+      })
+      .catch((error: Error) => failed(current, error));
+  }
+
+  connect();
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => undefined);
     },
   };
 }

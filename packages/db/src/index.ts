@@ -1,3 +1,3 @@
-export { openDatabase, type Database, type DatabaseOptions, type Db } from './database';
+export { openDatabase, type ChannelListener, type Database, type DatabaseOptions, type Db } from './database';
 export { Prisma } from './generated/prisma/client';
 export type * from './generated/prisma/client';

@@ -2,9 +2,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appRouter, renderApiError, toApiError, type ApiErrorBody, type Context, type Services } from '@gateway/api';
 import { ApiError } from '@gateway/core';
 import type { Logger } from 'pino';
-import { createOpenApiNodeHttpHandler } from 'trpc-to-openapi';
 import { maskDigits } from '../logger';
 import { readJsonBody } from './body';
+import { createOpenApiHandler } from './openapi-handler';
 
 type Router = typeof appRouter;
 
@@ -50,7 +50,7 @@ function queryOf(req: IncomingMessage): Record<string, string[]> {
 
 export function createRestHandler(services: Services, logger: Logger) {
   const docsUrl = services.config.errorDocsUrl;
-  const handler = createOpenApiNodeHttpHandler({
+  const handler = createOpenApiHandler<Context>({
     router: literalRoutesFirst(appRouter),
     createContext: ({ req }): Context => ({
       services,
@@ -59,7 +59,7 @@ export function createRestHandler(services: Services, logger: Logger) {
       account: null,
     }),
     responseMeta: ({ ctx, errors }) => ({
-      status: errors[0] ? toApiError(errors[0]).http : ((ctx as Context | undefined)?.response.status ?? 200),
+      status: errors[0] ? toApiError(errors[0]).http : (ctx?.response.status ?? 200),
     }),
     onError: ({ error, path }) => {
       // Expected failures are answers; anything that becomes a 500 is a bug worth a log line.
@@ -83,7 +83,7 @@ export function createRestHandler(services: Services, logger: Logger) {
       sendError(res, error, renderApiError(error, path, docsUrl));
       return;
     }
-    // trpc-to-openapi writes its own error shape; swap in the API error body built by our
+    // The handler writes tRPC's error shape, as trpc-to-openapi does; swap in the API error body built by our
     // errorFormatter (data.apiError), stamped with the path the client called.
     const end = res.end.bind(res) as (chunk?: unknown) => ServerResponse;
     res.end = ((chunk?: unknown) => {

@@ -1,6 +1,7 @@
 import type { Clock, ExchangeRates, Keyring, Logger } from '@gateway/core';
 import type { Db } from '@gateway/db';
 import type { JobQueue } from '@gateway/jobs';
+import type { ChangeNotices } from './providers/provider-cache';
 
 export type { Clock, Logger };
 export { systemClock } from '@gateway/core';
@@ -33,4 +34,9 @@ export interface Dependencies {
   config: ServiceConfig;
   /** Background jobs that survive restarts (packages/jobs). */
   jobs: JobQueue;
+  /**
+   * The database's change notifications (LISTEN), when the services may keep what they read in
+   * memory (providers and their fees); without them every read goes to the database.
+   */
+  notices?: ChangeNotices;
 }

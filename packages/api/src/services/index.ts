@@ -9,6 +9,7 @@ import { createInfoService } from './info';
 import { createMaintenance } from './maintenance';
 import { createPaymentLinkService } from './payment-links';
 import { createPaymentMethodService } from './payment-methods';
+import { cacheProviders } from './providers/provider-cache';
 import { createProviderService } from './providers/provider-service';
 import { createStaffService } from './staff';
 import { createSubscriptionService } from './subscriptions';
@@ -21,6 +22,11 @@ export { systemClock } from './deps';
 
 /** Wires every service from its explicit dependencies. */
 export function createServices(deps: Dependencies) {
+  if (deps.notices) {
+    cacheProviders(deps.db, deps.notices, (error) =>
+      deps.logger.warn({ err: error }, 'provider change notices lost; providers are read from the database until they resume'),
+    );
+  }
   const webhooks = createWebhookService(deps);
   const vault = createVaultService(deps);
   const tokens = createTokenService(deps, vault);

@@ -8,6 +8,7 @@ import type { ProviderWithFees } from '../providers/selection';
 import { PROVIDER_OUTCOME_TX, type ChargeEvents } from './events';
 import { REVERSE_QUEUE } from './queues';
 import { failedAttemptRow, failedCharge } from './records';
+import { updateCharge } from './statements';
 import { toChargeView } from './view';
 
 /** One way to take the payment: a provider and what to charge there. */
@@ -83,14 +84,15 @@ export function createAttemptRunner({ db, clock, logger, config, jobs }: Depende
   }
 
   return async function runAttempts(plan: AttemptPlan): Promise<ChargeView> {
-    const { charge, currency, capture, routes } = plan;
+    const { currency, capture, routes } = plan;
+    let { charge } = plan;
     const started = clock.now().getTime();
     const failedAttempts: ChargeAttempt[] = [];
     for (const [index, route] of routes.entries()) {
       const attempt = index + 1;
       const { provider, estimatedCost } = route;
       if (attempt > 1) {
-        await db.charge.update({
+        charge = await db.charge.update({
           where: { id: charge.id },
           data: {
             providerId: provider.id,
@@ -115,16 +117,12 @@ export function createAttemptRunner({ db, clock, logger, config, jobs }: Depende
 
       if (result.ok) {
         const { providerChargeId, captured, card } = result.value;
-        const data: Prisma.ChargeUpdateInput = captured
+        const data: Partial<Charge> = captured
           ? { status: 'SUCCESS', providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
           : { status: 'AUTHORISE', providerChargeId };
         const updated = await events.changing(
           charge,
-          (tx) =>
-            tx.charge.update({
-              where: { id: charge.id, status: 'PROCESSING' },
-              data: card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data,
-            }),
+          (tx) => updateCharge(tx, charge, 'PROCESSING', card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data),
           () => true,
         );
         logger.info({ chargeId: charge.id, providerId: provider.id, status: updated.status, attempt }, 'charge completed');

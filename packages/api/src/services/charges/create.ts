@@ -18,6 +18,7 @@ import { chargeMoney } from '../providers/currencies';
 import { estimatedCost, leastCostRoutes, requireProvider, type ProviderWithFees } from '../providers/selection';
 import type { createAttemptRunner } from './attempts';
 import { chargeDetails, chargeRow } from './records';
+import { insertCharge } from './statements';
 
 type AttemptRunner = ReturnType<typeof createAttemptRunner>;
 
@@ -66,8 +67,9 @@ export function createCardCharging(deps: Dependencies, runAttempts: AttemptRunne
       cvc: payment.ccv,
       cardholder: payment.cardholder,
     };
-    const charge = await db.charge.create({
-      data: chargeRow(
+    const charge = await insertCharge(
+      db,
+      chargeRow(
         account,
         {
           currency,
@@ -90,7 +92,7 @@ export function createCardCharging(deps: Dependencies, runAttempts: AttemptRunne
         },
         config.keyring,
       ),
-    });
+    );
     return runAttempts({
       charge,
       currency,

@@ -19,6 +19,7 @@ import type { VaultService } from '../vault';
 import type { AttemptRunner, ChargeRoute } from './attempts';
 import type { createDebitCharging } from './debits';
 import { cardColumnsOf, chargeDetails, chargeRow } from './records';
+import { insertCharge } from './statements';
 
 /** What charging a payment token needs from the token service (services/tokens). */
 export interface TokenConsumer {
@@ -158,7 +159,7 @@ export function createStoredCharging(
     );
     const charge = resume
       ? await db.charge.findUniqueOrThrow({ where: { id: row.id, status: 'PROCESSING' } })
-      : await db.charge.create({ data: row });
+      : await insertCharge(db, row);
     try {
       return await runAttempts({
         charge,

@@ -7,6 +7,7 @@ import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
 import { providerCredentialsAad, sealedColumns, sealedValue } from '../sealed-data';
 import { currencyRefusal, typeOfProvider } from './currencies';
+import { forgetProviders } from './provider-cache';
 import { dummySettings, supportedType, type ConnectorSettings } from './provider-types';
 import { requireProvider, type ProviderWithFees } from './selection';
 import { toProviderView } from './view';
@@ -154,6 +155,7 @@ export function createProviderService({ db, clock, config }: Dependencies) {
       }
       return tx.provider.findUniqueOrThrow({ where: { id: providerId }, include: { fees: true } });
     });
+    forgetProviders(db);
     if (changed) return toProviderView(changed);
     await requireProvider(db, account.id, providerId, 404);
     throw new ApiError('RetryLater', { http: 409, message: 'The provider changed while this change was made; send it again' });
@@ -163,7 +165,7 @@ export function createProviderService({ db, clock, config }: Dependencies) {
     const id = newUuid();
     const type = typeOfProvider(input);
     const currency = ownCurrency(type, input.currency);
-    return db.provider.create({
+    const created = await db.provider.create({
       data: {
         id,
         accountId: account.id,
@@ -180,6 +182,8 @@ export function createProviderService({ db, clock, config }: Dependencies) {
       },
       include: { fees: true },
     });
+    forgetProviders(db);
+    return created;
   }
 
   return {

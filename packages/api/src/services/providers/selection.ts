@@ -11,12 +11,15 @@ import {
   type IinData,
   type Route,
 } from '@gateway/core';
-import type { Db, Provider, ProviderFee } from '@gateway/db';
+import type { Db, Provider } from '@gateway/db';
 import { requireCurrency } from '../money';
 import { chargeRefusal, typeOfProvider } from './currencies';
+import { activeProviders, type ProviderWithFees } from './provider-cache';
 import { CARD_PROVIDER_TYPES } from './provider-types';
 
-export type ProviderWithFees = Provider & { fees: ProviderFee[] };
+export type { ProviderWithFees };
+
+const isCardProvider = (provider: Provider) => CARD_PROVIDER_TYPES.includes(provider.type);
 
 /**
  * The provider's fee rules for a charge in `currency`, fixed fees in its minor units: the lines in
@@ -42,10 +45,7 @@ export function estimatedCost(provider: ProviderWithFees, iin: IinData, currency
 
 /** An active provider of the account, or 39 Invalid Provider Id (400; 404 for an id in the path). */
 export async function requireProvider(db: Db, accountId: string, providerId: string, http: 400 | 404 = 400): Promise<ProviderWithFees> {
-  const provider = await db.provider.findFirst({
-    where: { id: providerId, accountId, dateRemoved: null },
-    include: { fees: true },
-  });
+  const provider = (await activeProviders(db, accountId)).find((p) => p.id === providerId);
   if (!provider) throw new ApiError('InvalidProviderId', { http, message: `No provider ${providerId}` });
   return provider;
 }
@@ -56,11 +56,7 @@ export async function defaultCardProvider(
   accountId: string,
   missing = () => new ApiError('NoCardProvidersConfigured'),
 ): Promise<ProviderWithFees> {
-  const provider = await db.provider.findFirst({
-    where: { accountId, dateRemoved: null, type: { in: CARD_PROVIDER_TYPES } },
-    include: { fees: true },
-    orderBy: [{ dateAdded: 'asc' }, { id: 'asc' }],
-  });
+  const provider = (await activeProviders(db, accountId)).find(isCardProvider);
   if (!provider) throw missing();
   return provider;
 }
@@ -84,11 +80,7 @@ export async function leastCostRoutes(
   iin: IinData,
   rates = NO_EXCHANGE_RATES,
 ): Promise<Route<ProviderWithFees>[]> {
-  const providers = await db.provider.findMany({
-    where: { accountId, dateRemoved: null, type: { in: CARD_PROVIDER_TYPES } },
-    include: { fees: true },
-    orderBy: [{ dateAdded: 'asc' }, { id: 'asc' }],
-  });
+  const providers = (await activeProviders(db, accountId)).filter(isCardProvider);
   const takers = providers.filter((provider) => typeOfProvider(provider).currencies.includes(currency.code));
   if (takers.length === 0) {
     throw new ApiError('NoCardProvidersConfigured', { message: `No card provider takes ${currency.code}` });
