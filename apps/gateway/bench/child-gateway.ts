@@ -8,6 +8,7 @@ import { createServices, systemClock, type NewProvider } from '@gateway/api';
 import { parseKeyring } from '@gateway/core';
 import { openDatabase } from '@gateway/db';
 import { createJobQueue } from '@gateway/jobs';
+import { cpuSeconds, childProcessIds } from './cpu';
 
 export interface ChildGateway {
   url: string;
@@ -16,6 +17,8 @@ export interface ChildGateway {
   stop(): Promise<void>;
   /** SIGKILL at once: the process dies wherever it is, as in a crash. */
   kill(): Promise<void>;
+  /** CPU seconds used so far by the gateway's processes: the child and, with `workers`, its workers (Linux). */
+  cpuSeconds(): number | undefined;
 }
 
 export interface ChildGatewayOptions {
@@ -28,6 +31,8 @@ export interface ChildGatewayOptions {
   masterKeys: string;
   /** Other variables, e.g. GATEWAY_SIMULATOR_URL, LOG_LEVEL (default warn). */
   env?: Record<string, string>;
+  /** GATEWAY_WORKERS: gateway processes sharing the port (default 1: the child serves alone). */
+  workers?: number;
   stdio?: StdioOptions;
 }
 
@@ -68,6 +73,7 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
       GATEWAY_SEED_DEMO: 'false',
       GATEWAY_MASTER_KEYS: options.masterKeys,
       LOG_LEVEL: 'warn',
+      GATEWAY_WORKERS: String(options.workers ?? 1),
       ...options.env,
     },
     stdio: options.stdio ?? ['ignore', 'inherit', 'inherit'],
@@ -77,6 +83,11 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
     child,
     stop: () => end(child, 'SIGTERM'),
     kill: () => end(child, 'SIGKILL'),
+    cpuSeconds: () => {
+      const pids = child.pid === undefined ? [] : [child.pid, ...childProcessIds(child.pid)];
+      const seconds = pids.map(cpuSeconds);
+      return seconds.includes(undefined) ? undefined : seconds.reduce<number>((sum, s) => sum + (s ?? 0), 0);
+    },
   };
   const deadline = Date.now() + 60_000;
   for (;;) {
