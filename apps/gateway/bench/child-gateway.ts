@@ -33,6 +33,8 @@ export interface ChildGatewayOptions {
   env?: Record<string, string>;
   /** GATEWAY_WORKERS: gateway processes sharing the port (default 1: the child serves alone). */
   workers?: number;
+  /** How long start-up may take before the child is killed (default 60 s). */
+  startTimeoutMs?: number;
   stdio?: StdioOptions;
 }
 
@@ -89,7 +91,8 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
       return seconds.includes(undefined) ? undefined : seconds.reduce<number>((sum, s) => sum + (s ?? 0), 0);
     },
   };
-  const deadline = Date.now() + 60_000;
+  const startTimeoutMs = options.startTimeoutMs ?? 60_000;
+  const deadline = Date.now() + startTimeoutMs;
   for (;;) {
     if (hasExited(child)) throw new Error(`the gateway exited during start-up (${child.signalCode ?? `exit code ${child.exitCode}`})`);
     const status = await fetch(`${gateway.url}/health`).then(
@@ -99,7 +102,7 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
     if (status === 200) return gateway;
     if (Date.now() > deadline) {
       await gateway.kill();
-      throw new Error(`the gateway did not become healthy within 60 s (last /health status: ${status})`);
+      throw new Error(`the gateway did not become healthy within ${startTimeoutMs / 1000} s (last /health status: ${status})`);
     }
     await sleep(100);
   }

@@ -2,8 +2,8 @@ import { request, type Agent } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startChildGateway, type ChildGateway } from '../bench/child-gateway';
 
-const GATEWAY_DIR = fileURLToPath(new URL('..', import.meta.url));
-const MAIN_TS = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+export const GATEWAY_DIR = fileURLToPath(new URL('..', import.meta.url));
+export const MAIN_TS = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 export interface WatchedGateway extends ChildGateway {
   /** Everything the gateway's processes wrote, stdout and stderr, as it came. */
@@ -27,6 +27,8 @@ export async function startWatchedGateway(options: {
     args: ['--import', 'tsx', MAIN_TS],
     cwd: GATEWAY_DIR,
     stdio: ['ignore', 'pipe', 'pipe'],
+    // tsx compiles the gateway in every process: slow on a busy machine.
+    startTimeoutMs: 180_000,
     ...options,
   });
   // What the child wrote during start-up waits in its pipes until read.
