@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseKeyring, type Keyring } from '@gateway/core';
+import { parseExchangeRates, parseKeyring, type ExchangeRates, type Keyring } from '@gateway/core';
 
 /** The gateway's configuration: the only module that reads process.env. */
 export interface GatewayConfig {
@@ -23,6 +23,8 @@ export interface GatewayConfig {
   ccvRetentionSeconds: number;
   /** Let webhooks reach loopback and private addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE=true; docs/webhooks.md). */
   webhookAllowPrivate: boolean;
+  /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES=USD:AUD=1.5234,…; docs/operations.md). */
+  exchangeRates: ExchangeRates;
   /** Gateway processes sharing the port (GATEWAY_WORKERS; more than one needs PostgreSQL). */
   workers: number;
   /** Database connections each process may open: GATEWAY_DB_POOL_SIZE, the host's budget, shared among the workers. */
@@ -52,6 +54,14 @@ function masterKeys(text: string): Keyring {
     return parseKeyring(text);
   } catch (error) {
     throw new Error(`GATEWAY_MASTER_KEYS: ${(error as Error).message}`);
+  }
+}
+
+function exchangeRates(text: string): ExchangeRates {
+  try {
+    return parseExchangeRates(text);
+  } catch (error) {
+    throw new Error(`GATEWAY_EXCHANGE_RATES: ${(error as Error).message}`);
   }
 }
 
@@ -107,6 +117,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     masterKeys: env.GATEWAY_MASTER_KEYS ? masterKeys(env.GATEWAY_MASTER_KEYS) : undefined,
     ccvRetentionSeconds: ccvRetention(env.GATEWAY_CCV_RETENTION_SECONDS),
     webhookAllowPrivate: env.GATEWAY_WEBHOOK_ALLOW_PRIVATE === 'true',
+    exchangeRates: exchangeRates(env.GATEWAY_EXCHANGE_RATES ?? ''),
     workers,
     databasePoolSize: poolSizePerProcess(env, workers),
     shutdownTimeoutSeconds: integer('GATEWAY_SHUTDOWN_TIMEOUT_SECONDS', env.GATEWAY_SHUTDOWN_TIMEOUT_SECONDS, SHUTDOWN_TIMEOUT_SECONDS, 1),

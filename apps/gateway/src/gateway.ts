@@ -2,7 +2,7 @@ import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createServices, systemClock, type Clock, type Services } from '@gateway/api';
-import type { Keyring } from '@gateway/core';
+import type { ExchangeRates, Keyring } from '@gateway/core';
 import { openDatabase, type Database } from '@gateway/db';
 import { createJobQueue, startWorker, type Worker } from '@gateway/jobs';
 import { startSimulator, type Simulator } from '@gateway/providers';
@@ -34,6 +34,8 @@ export interface GatewayOptions {
   webhookTimeoutMs?: number;
   /** Dashboard sign-ins: password checks per minute, all emails together (default 30). */
   passwordChecksPerMinute?: number;
+  /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES; default none). */
+  exchangeRates?: ExchangeRates;
   /** Database connections this process may open (default 10). */
   databasePoolSize?: number;
   /** How long close() may take in all (default 25 s; see close()). */
@@ -97,6 +99,7 @@ function servicesOf(database: Database, options: GatewayOptions, urls: { simulat
       allowPrivateWebhooks: options.webhookAllowPrivate,
       webhookTimeoutMs: options.webhookTimeoutMs,
       passwordChecksPerMinute: options.passwordChecksPerMinute,
+      exchangeRates: options.exchangeRates,
       dashboardUrl: options.dashboardUrl ?? 'http://127.0.0.1:3001',
     },
     jobs: createJobQueue({ db: database.prisma, clock }),

@@ -34,6 +34,7 @@ const options: GatewayOptions = {
   keyring: loadKeyring(config, logger),
   ccvRetentionSeconds: config.ccvRetentionSeconds,
   webhookAllowPrivate: config.webhookAllowPrivate,
+  exchangeRates: config.exchangeRates,
   databasePoolSize: config.databasePoolSize,
   shutdownTimeoutMs,
   // A cluster's primary did the start-up work before it started its workers.

@@ -106,7 +106,7 @@ describe('a batch', () => {
 
     await drain();
     const done = await a.api.get(`/batch/${batchId}`);
-    expect(done.body).toMatchObject({ batchId, count: 6, success: 2, failure: 4, status: 'SUCCESS', progress: 1 });
+    expect(done.body).toMatchObject({ batchId, count: 6, success: 3, failure: 3, status: 'SUCCESS', progress: 1 });
     const charges = await a.api.get<{ charges: Body[]; count: number }>(`/charge?BatchId=${batchId}&SortBy=Reference`);
     const chargeOf = (reference: string) => charges.body.charges.find((c) => c.reference === reference);
     expect(rowsOf(done.body.results)).toEqual([
@@ -115,18 +115,20 @@ describe('a batch', () => {
       [declined, '20', 'AUD', 'invoice-2', 'FAILED', '', 'The card was declined: Insufficient funds', '51', 'Insufficient funds', 'false'],
       [removed, '1', 'AUD', '', 'FAILED', '', 'The payment method was removed', '', '', 'false'],
       [approved, '0.05', 'AUD', '"inv ""3"""', 'SUCCESS', String(chargeOf('inv "3"')?.chargeId), '', '', '', ''],
-      [approved, '7', 'USD', 'invoice-5', 'FAILED', '', `Provider ${a.providerIds[0]} takes AUD only`, '', '', 'false'],
+      // The AUD provider takes the USD row too, in USD.
+      [approved, '7', 'USD', 'invoice-5', 'SUCCESS', String(chargeOf('invoice-5')?.chargeId), '', '', '', ''],
       ['unknown-method', '3', 'AUD', 'invoice-6', 'FAILED', '', 'Payment method not found', '', '', 'false'],
     ]);
     // The approved rows and the declined one made charges; the others never reached a provider.
-    expect(charges.body.charges.map((c) => [c.reference, c.status, c.amount])).toEqual([
-      ['inv "3"', 'SUCCESS', 0.05],
-      ['invoice-1', 'SUCCESS', 15.5],
-      ['invoice-2', 'FAILED', 20],
+    expect(charges.body.charges.map((c) => [c.reference, c.status, c.amount, c.currency])).toEqual([
+      ['inv "3"', 'SUCCESS', 0.05, 'AUD'],
+      ['invoice-1', 'SUCCESS', 15.5, 'AUD'],
+      ['invoice-2', 'FAILED', 20, 'AUD'],
+      ['invoice-5', 'SUCCESS', 7, 'USD'],
     ]);
 
     const status = await a.api.get(`/batch/${batchId}/status`);
-    expect(status.body).toEqual({ ...created.body, success: 2, failure: 4, status: 'SUCCESS', progress: 1 });
+    expect(status.body).toEqual({ ...created.body, success: 3, failure: 3, status: 'SUCCESS', progress: 1 });
   });
 
   it('is FAILED when no row could be charged', async () => {

@@ -49,7 +49,7 @@ describe('POST /charge/token', () => {
     const token = String(tokenised.body.tokenId);
     // A client's mistake is refused without using the token up.
     for (const [mistake, code] of [
-      [{ Currency: 'USD' }, 29],
+      [{ Currency: 'XYZ' }, 29],
       [{ Amount: 42.001 }, 2],
     ] as const) {
       const refused = await a.api.post('/charge/token', { Token: token, Amount: 42, ...mistake });

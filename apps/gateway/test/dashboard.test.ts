@@ -168,20 +168,26 @@ describe('staff see their account only', () => {
     });
   });
 
-  it('charts volume and success rate per provider and day from the charges', async () => {
+  it('charts volume per currency (never added across currencies) and success rate per provider and day', async () => {
+    await a.api.post('/charge/card', { amount: 3.25, currency: 'USD', providerId: a.providerIds[0], paymentInformation: card() });
     await a.api.post('/charge/card', { amount: 7.5, providerId: a.providerIds[1], paymentInformation: card() });
     await a.api.post('/charge/card', { amount: 9, providerId: a.providerIds[1], paymentInformation: card('4000000000000002') });
     const b = await signedIn('ann@example.com');
     const { data } = await b.query<{
       dates: string[];
-      providers: Array<{ providerId: string; days: Array<{ date: string; volume: number; accepted: number; failed: number }> }>;
+      providers: Array<{
+        providerId: string;
+        currencies: string[];
+        days: Array<{ date: string; volume: Record<string, number>; accepted: number; failed: number }>;
+      }>;
     }>('dashboard.stats', { days: 7 });
     expect(data.dates).toHaveLength(7);
     expect(data.dates.at(-1)).toBe(new Date().toISOString().slice(0, 10));
     expect(data.providers.map((p) => p.providerId)).toEqual(a.providerIds);
     const [first, second] = data.providers.map((p) => p.days.at(-1));
-    expect(first).toMatchObject({ volume: 20, accepted: 1, failed: 0 });
-    expect(second).toMatchObject({ volume: 7.5, accepted: 1, failed: 1 });
+    expect(first).toMatchObject({ volume: { AUD: 20, USD: 3.25 }, accepted: 2, failed: 0 });
+    expect(second).toMatchObject({ volume: { AUD: 7.5 }, accepted: 1, failed: 1 });
+    expect(data.providers.map((p) => p.currencies)).toEqual([['AUD', 'USD'], ['AUD']]);
   });
 
   it("counts days in the staff member's time zone, and refuses one that is not a known IANA name", async () => {
@@ -198,12 +204,15 @@ describe('staff see their account only', () => {
     await t.gateway.database.prisma.charge.update({ where: { id: paid.body.chargeId }, data: { dateAdded: at } });
     const b = await signedIn('fay@example.com');
     const volumeByDay = async (timeZone?: string) => {
-      const { status, data } = await b.query<{ providers: Array<{ days: Array<{ date: string; volume: number }> }> }>('dashboard.stats', {
-        days: 7,
-        ...(timeZone && { timeZone }),
-      });
+      const { status, data } = await b.query<{ providers: Array<{ days: Array<{ date: string; volume: Record<string, number> }> }> }>(
+        'dashboard.stats',
+        {
+          days: 7,
+          ...(timeZone && { timeZone }),
+        },
+      );
       expect(status).toBe(200);
-      return Object.fromEntries(data.providers[0]!.days.filter((d) => d.volume > 0).map((d) => [d.date, d.volume]));
+      return Object.fromEntries(data.providers[0]!.days.filter((d) => d.volume.AUD).map((d) => [d.date, d.volume.AUD]));
     };
     const yesterday = at.toISOString().slice(0, 10);
     expect(await volumeByDay()).toEqual({ [yesterday]: 12.5 });

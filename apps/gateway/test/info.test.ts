@@ -94,31 +94,31 @@ describe('GET /info/providers', () => {
   it('says whether the account has a card provider, for the currency or provider asked about', async () => {
     const { status, body } = await a.api.get('/info/providers?Amount=15.5&Currency=AUD', SDK);
     expect(status).toBe(200);
+    const applePay = (providerId: string, name: string) => ({
+      lineItemLabel: name,
+      merchantIdentifier: null,
+      domainName: null,
+      displayName: name,
+      providerId,
+      providerType: 'dummy',
+      clientParameters: {},
+    });
+    // Both providers take AUD: a provider takes every currency of its type, whatever its own.
     expect(body).toEqual({
       ...noOtherProviders,
       hasCardProviders: true,
       // The simulated provider also takes PayTo, Apple Pay and network tokens.
       hasPayToProviders: true,
-      payToProviders: [first],
+      payToProviders: [first, second],
       hasApplePayProviders: true,
-      applePayProviders: [
-        {
-          lineItemLabel: 'First',
-          merchantIdentifier: null,
-          domainName: null,
-          displayName: 'First',
-          providerId: first,
-          providerType: 'dummy',
-          clientParameters: {},
-        },
-      ],
+      applePayProviders: [applePay(first, 'First'), applePay(second, 'Second')],
       hasNetworkTokenProviders: true,
-      networkTokenProviders: [{ providerId: first, providerType: 'dummy', clientParameters: {} }],
+      networkTokenProviders: [first, second].map((providerId) => ({ providerId, providerType: 'dummy', clientParameters: {} })),
     });
     expect((await a.api.get('/info/providers?amount=10&currency=eur&cardProviderId=x')).body.hasCardProviders).toBe(false);
-    expect((await a.api.get('/info/providers?currency=EUR')).body.hasCardProviders).toBe(false);
+    expect((await a.api.get('/info/providers?currency=EUR')).body.hasCardProviders).toBe(true);
     expect((await a.api.get(`/info/providers?cardProviderId=${second}`)).body.hasCardProviders).toBe(true);
-    expect((await a.api.get(`/info/providers?cardProviderId=${second}&currency=AUD`)).body.hasCardProviders).toBe(false);
+    expect((await a.api.get(`/info/providers?cardProviderId=${second}&currency=AUD`)).body.hasCardProviders).toBe(true);
     expect((await empty.api.get('/info/providers')).body).toEqual({ hasCardProviders: false, ...noOtherProviders });
     expect((await a.api.get('/info/providers?currency=ABC')).body.code).toBe(29);
   });

@@ -79,8 +79,8 @@ describe('POST /provider', () => {
       providerCountry: 'NZL',
       currency: 'AUD',
       costData: expect.arrayContaining([
-        { cardScheme: 'VISA', isInternationalCard: false, transactionCost: 0.3, transactionPercentage: 1.75 },
-        { cardScheme: null, isInternationalCard: null, transactionCost: 0, transactionPercentage: 2.5 },
+        { currency: 'AUD', cardScheme: 'VISA', isInternationalCard: false, transactionCost: 0.3, transactionPercentage: 1.75 },
+        { currency: 'AUD', cardScheme: null, isInternationalCard: null, transactionCost: 0, transactionPercentage: 2.5 },
       ]),
     });
     expect(await row(String(java.body.providerId))).toMatchObject({ latencyMinMs: 20, latencyMaxMs: 150 });
@@ -153,10 +153,48 @@ describe('POST /provider', () => {
     ['a negative fixed fee', 90, { costData: [{ transactionCost: -1 }] }],
     ['a percentage over 100', 90, { costData: [{ transactionPercentage: '100.5' }] }],
     ['a percentage with 5 decimals', 90, { costData: [{ transactionPercentage: '1.23456' }] }],
+    ['a fee line in an unknown currency', 29, { costData: [{ currency: 'ABC', transactionPercentage: '1' }] }],
+    ["a fixed fee finer than its line's currency", 90, { costData: [{ currency: 'JPY', transactionCost: '0.5' }] }],
   ])('refuses %s (code %i)', async (_what, code, fields) => {
     const { status, body } = await a.api.post('/provider', { type: 'dummy', name: 'Bad', ...fields });
     expect(status).toBe(400);
     expect(body).toMatchObject({ code, resource: '/provider' });
+  });
+
+  it('keeps fee lines per currency, each fixed fee in its own currency, and answers them back', async () => {
+    const { status, body } = await a.api.post('/provider', {
+      type: 'dummy',
+      name: 'Many currencies',
+      currency: 'AUD',
+      costData: [
+        { transactionCost: '0.30', transactionPercentage: '1.5' },
+        { Currency: 'usd', cardScheme: 'visa', transactionCost: '0.2', transactionPercentage: '1.2' },
+        { currency: 'JPY', transactionCost: 30, transactionPercentage: 2 },
+        { currency: 'KWD', transactionCost: '0.125' },
+      ],
+    });
+    expect(status, JSON.stringify(body)).toBe(200);
+    expect(body.costData).toEqual(
+      expect.arrayContaining([
+        { currency: 'AUD', cardScheme: null, isInternationalCard: null, transactionCost: 0.3, transactionPercentage: 1.5 },
+        { currency: 'USD', cardScheme: 'VISA', isInternationalCard: null, transactionCost: 0.2, transactionPercentage: 1.2 },
+        { currency: 'JPY', cardScheme: null, isInternationalCard: null, transactionCost: 30, transactionPercentage: 2 },
+        { currency: 'KWD', cardScheme: null, isInternationalCard: null, transactionCost: 0.125, transactionPercentage: 0 },
+      ]),
+    );
+    const fees = await t.gateway.database.prisma.providerFee.findMany({ where: { providerId: String(body.providerId) } });
+    expect(fees.map((fee) => [fee.currency, fee.fixedMinor]).sort()).toEqual([
+      ['AUD', 30n],
+      ['JPY', 30n],
+      ['KWD', 125n],
+      ['USD', 20n],
+    ]);
+    const refused = await a.api.post('/provider', {
+      type: 'dummy',
+      name: 'Bad',
+      costData: [{}, { currency: 'JPY', transactionCost: '0.5' }],
+    });
+    expect(refused.body).toMatchObject({ code: 90, details: { 'costData.1.transactionCost': expect.stringContaining('in JPY') } });
   });
 
   it('names the offending parameter or fee', async () => {
@@ -192,22 +230,37 @@ describe('PUT, GET and DELETE /provider/{providerId}', () => {
       authenticationParameters: { MaxMilliseconds: MASK, Token: MASK },
       additionalParameters: { MerchantCategory: '5999' },
       providerCountry: 'USA',
-      costData: [{ cardScheme: 'AMEX', isInternationalCard: null, transactionCost: 0, transactionPercentage: 3 }],
+      costData: [{ currency: 'AUD', cardScheme: 'AMEX', isInternationalCard: null, transactionCost: 0, transactionPercentage: 3 }],
     });
     expect(await row(id)).toMatchObject({ latencyMinMs: 20, latencyMaxMs: 40, timeoutMs: 10_000, threeDsProviderId: 'tds-1' });
   });
 
-  it('keeps the fee amounts in a new currency, or refuses them when they do not fit it', async () => {
-    const id = await addProvider(a, { costData: [{ transactionCost: '0.30', transactionPercentage: '1' }] });
+  it('moves the fee lines of the old currency to a new one, keeping their amounts, or refuses them when they do not fit it', async () => {
+    const id = await addProvider(a, {
+      costData: [
+        { transactionCost: '0.30', transactionPercentage: '1' },
+        { currency: 'EUR', transactionCost: '0.25', transactionPercentage: '1.5' },
+      ],
+    });
     const refused = await a.api.put(`/provider/${id}`, { currency: 'JPY' });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ code: 90, details: { 'costData.0.transactionCost': expect.stringContaining('JPY') } });
     expect((await a.api.get(`/provider/${id}`)).body.currency).toBe('AUD');
 
     const usd = await a.api.put(`/provider/${id}`, { currency: 'usd' });
-    expect(usd.body).toMatchObject({ currency: 'USD', costData: [{ transactionCost: 0.3, transactionPercentage: 1 }] });
+    expect(usd.body).toMatchObject({ currency: 'USD' });
+    expect(usd.body.costData).toEqual(
+      expect.arrayContaining([
+        { currency: 'USD', cardScheme: null, isInternationalCard: null, transactionCost: 0.3, transactionPercentage: 1 },
+        { currency: 'EUR', cardScheme: null, isInternationalCard: null, transactionCost: 0.25, transactionPercentage: 1.5 },
+      ]),
+    );
+    // Lines in EUR already: moving the USD ones there would price EUR twice.
+    const twice = await a.api.put(`/provider/${id}`, { currency: 'EUR' });
+    expect(twice.status).toBe(400);
+    expect(twice.body).toMatchObject({ code: 90, details: { costData: expect.stringContaining('USD and EUR') } });
     const jpy = await a.api.put(`/provider/${id}`, { currency: 'JPY', costData: [{ transactionCost: 30 }] });
-    expect(jpy.body).toMatchObject({ currency: 'JPY', costData: [{ transactionCost: 30, transactionPercentage: 0 }] });
+    expect(jpy.body).toMatchObject({ currency: 'JPY', costData: [{ currency: 'JPY', transactionCost: 30, transactionPercentage: 0 }] });
   });
 
   it('lists the active providers newest first, paged', async () => {
@@ -276,7 +329,8 @@ describe('fees in least-cost routing', () => {
     await c.api.put(`/provider/${dear}`, { costData: [{ transactionPercentage: '0.5' }] });
     expect((await charge()).body).toMatchObject({ providerId: dear, estimatedCost: 0.5 });
 
-    // In USD now, it takes USD charges only, with its fees in USD.
+    // In USD now, its fees are in USD: with no exchange rate its cost in AUD is unknown, and the
+    // AUD provider's in USD, so each currency goes to the provider whose cost in it is known.
     await c.api.put(`/provider/${dear}`, { currency: 'USD' });
     expect((await charge()).body).toMatchObject({ providerId: cheap, estimatedCost: 1.1 });
     expect((await charge({ currency: 'USD' })).body).toMatchObject({ providerId: dear, estimatedCost: 0.5, estimatedCostCurrency: 'USD' });

@@ -487,7 +487,8 @@ describe('other accounts and bad input', () => {
       [create({ amount: 0 }), 74],
       [create({ amount: 10.001 }), 2],
       [create({ amount: '99999999999999999999' }), 25],
-      [create({ currency: 'USD' }), 29],
+      // The subscription's own currency sets the decimals.
+      [create({ currency: 'JPY', amount: 10.5 }), 2],
       [create({ currency: 'XXX' }), 29],
       [create({ retry: { maximum: 2, interval: 'Minute' } }), 90],
       [create({ retry: { interval: 'Hour' } }), 90],

@@ -1,5 +1,6 @@
 export * from './money/currencies';
 export * from './money/amount';
+export * from './money/exchange-rates';
 export * from './country/countries';
 export * from './card/card-number';
 export * from './card/expiry';

@@ -119,6 +119,11 @@ export interface Authorisation {
   amount: bigint;
   /** The card charged, for sources that carry no card number (stored card, token, wallet). */
   card?: CardSummary;
+  /**
+   * For a sale whose capture the provider settles later (Adyen answers captures "received"): the
+   * capture, pending until its notification. Absent: the capture is done.
+   */
+  capture?: Modification;
 }
 
 /** A card the acquirer keeps for later payments, known to the gateway by the acquirer's token. */
@@ -135,6 +140,8 @@ export interface StoreCardRequest {
   source: { type: 'card'; card: CardDetails } | { type: 'single_use_token'; token: string };
   /** A stable id the gateway chose for the card's owner (its payment method id): Adyen's shopperReference. */
   ownerReference?: string;
+  /** The provider's default currency, for providers that check the card with a zero-amount payment (Adyen; EUR when absent). */
+  currency?: string;
 }
 
 /** A stored card as the gateway knows it: the token, and what was kept beside it. */
@@ -189,6 +196,8 @@ export interface CaptureRequest {
   providerChargeId: string;
   amount: bigint;
   idempotencyKey: string;
+  /** The payment's currency (ISO 4217): Adyen needs it with every amount; Stripe looks it up when absent. */
+  currency?: string;
 }
 
 /**
@@ -214,6 +223,8 @@ export interface RefundRequest {
   providerChargeId: string;
   amount: bigint;
   idempotencyKey: string;
+  /** The payment's currency (ISO 4217): Adyen needs it with every amount; Stripe looks it up when absent. */
+  currency?: string;
 }
 
 export interface Refund extends Modification {

@@ -28,6 +28,9 @@ export type {
   VoidRequest,
   WalletPaymentData,
 } from './connector.js';
+export { createAdyenConnector, type AdyenConnectorConfig } from './adyen/connector.js';
+export { ADYEN_CURRENCIES, toAdyenUnits } from './adyen/currencies.js';
+export { ADYEN, ADYEN_API_VERSION } from './adyen/type.js';
 export { createSimulatedConnector, type SimulatedConnectorConfig } from './dummy/connector.js';
 export type { AuthorisationStatus, LedgerAuthorisation, LedgerDebit, SimulatorLedger } from './dummy/simulator/ledger.js';
 export type { LedgerOperation, OperationKind } from './dummy/simulator/operations.js';
@@ -36,8 +39,11 @@ export { startSimulator, type Simulator, type SimulatorOptions } from './dummy/s
 export { DECLINED_PAY_ID, TEST_BANK_ACCOUNTS, type TestBankAccount } from './dummy/simulator/test-accounts.js';
 export { TEST_CARDS, type TestCard, type TestCardOutcome } from './dummy/simulator/test-cards.js';
 export {
+  CARD_OPERATIONS,
   failure,
+  readParameters,
   rescaleMinorUnits,
+  rescaleUnits,
   unsupported,
   type ConnectorOptions,
   type Environment,
@@ -52,3 +58,4 @@ export {
   type ProviderType,
 } from './provider-type.js';
 export { PROVIDER_TYPES, providerType } from './registry.js';
+export { STRIPE } from './stripe/type.js';

@@ -32,6 +32,25 @@ export type ProviderOperation =
   | 'applePay'
   | 'notifications';
 
+/** The card operations every card provider type offers, but where it says otherwise. */
+export const CARD_OPERATIONS: readonly ProviderOperation[] = [
+  'authorise',
+  'sale',
+  'capture',
+  'partialCapture',
+  'void',
+  'refund',
+  'partialRefund',
+  'reverse',
+  'storeCard',
+  'describeStoredCard',
+  'updateStoredCard',
+  'deleteStoredCard',
+  'singleUseToken',
+  'multiUseToken',
+  'recurring',
+];
+
 /** One authenticationParameter of a type. Names are matched case-insensitively. */
 export interface ParameterSpec {
   name: string;
@@ -140,9 +159,45 @@ export function unsupported(type: string, operation: string): { ok: false; failu
  */
 export function rescaleMinorUnits(currency: string, isoMinor: bigint, providerExponent: number): bigint | undefined {
   const iso = findCurrency(currency);
-  if (!iso) return undefined;
-  const shift = providerExponent - iso.exponent;
-  if (shift >= 0) return isoMinor * 10n ** BigInt(shift);
+  return iso && rescaleUnits(isoMinor, iso.exponent, providerExponent);
+}
+
+/** Minor units with `fromExponent` decimals as minor units with `toExponent`, or undefined when digits would be lost. */
+export function rescaleUnits(value: bigint, fromExponent: number, toExponent: number): bigint | undefined {
+  const shift = toExponent - fromExponent;
+  if (shift >= 0) return value * 10n ** BigInt(shift);
   const divisor = 10n ** BigInt(-shift);
-  return isoMinor % divisor === 0n ? isoMinor / divisor : undefined;
+  return value % divisor === 0n ? value / divisor : undefined;
+}
+
+/**
+ * Reads authenticationParameters against a type's specs: names matched case-insensitively and
+ * answered by their canonical names, unknown names refused, required ones (for the environment)
+ * demanded, and each given value checked by `problemOf` (a problem text, or undefined when good).
+ */
+export function readParameters(
+  specs: readonly ParameterSpec[],
+  given: Readonly<Record<string, string>>,
+  environment: Environment,
+  problemOf: (name: string, value: string) => string | undefined,
+): ParameterCheck {
+  const parameters: Record<string, string> = {};
+  const problems: Record<string, string> = {};
+  for (const [name, value] of Object.entries(given)) {
+    const spec = specs.find((s) => s.name.toLowerCase() === name.toLowerCase());
+    if (!spec) problems[name] = `Not a parameter of this provider type (${specs.map((s) => s.name).join(', ')})`;
+    else parameters[spec.name] = value;
+  }
+  for (const spec of specs) {
+    const value = parameters[spec.name];
+    const required = spec.required === true || spec.required === environment;
+    if (value === undefined || value === '') {
+      if (required) problems[spec.name] = `${spec.name} is required${spec.required === 'PRODUCTION' ? ' for PRODUCTION' : ''}`;
+      delete parameters[spec.name];
+      continue;
+    }
+    const problem = problemOf(spec.name, value);
+    if (problem) problems[spec.name] = problem;
+  }
+  return Object.keys(problems).length > 0 ? { ok: false, problems } : { ok: true, parameters };
 }

@@ -6,16 +6,20 @@ const parametersInput = z
   .record(z.string().min(1).max(100), z.string().max(1000))
   .refine((p) => Object.keys(p).length <= 50, { message: 'At most 50 parameters' });
 
-/** A decimal as a JSON number or as text; fee amounts are checked against the provider currency. */
+/** A decimal as a JSON number or as text; fee amounts are checked against the line's currency. */
 const decimalInput = z.union([z.number(), z.string()]);
 
 /** One line of a fee schedule; an absent scheme or international flag matches any card. */
 const feeInput = z.object({
+  currency: currencyInput.optional().meta({
+    description:
+      "Currency of the charges this line prices, one the provider type takes (default: the provider currency). A charge in a currency with no line of its own is priced by the provider-currency lines, their fixed fee converted at the operator's exchange rate",
+  }),
   cardScheme: z.string().max(20).optional().meta({ description: 'Card scheme (VISA, MASTERCARD, AMEX…); absent = any' }),
   isInternationalCard: booleanInput
     .optional()
     .meta({ description: 'true: cards issued outside the provider country; false: domestic cards; absent = any' }),
-  transactionCost: decimalInput.optional().meta({ description: 'Fixed fee per charge in the provider currency, e.g. 0.30 (default 0)' }),
+  transactionCost: decimalInput.optional().meta({ description: "Fixed fee per charge in the line's currency, e.g. 0.30 (default 0)" }),
   transactionPercentage: decimalInput.optional().meta({ description: 'Percentage of the amount, e.g. 1.75 (default 0)' }),
 });
 
@@ -28,9 +32,10 @@ const providerFields = {
   }),
   additionalParameters: parametersInput.optional(),
   providerCountry: countryInput.optional().meta({ description: 'Country of the acquirer: cards issued elsewhere are international' }),
-  currency: currencyInput
-    .optional()
-    .meta({ description: "The only currency the provider takes and its fees are in (default: the account's)" }),
+  currency: currencyInput.optional().meta({
+    description:
+      "Default currency: charges that name none are in it, and so are the fee lines that name none (default: the account's). The provider takes every currency its type supports (GET /info/provider_types)",
+  }),
   threeDsProviderId: z.string().max(64).optional(),
   costData: z
     .array(feeInput)
@@ -74,6 +79,7 @@ export const providerOutput = z
     providerCountry: nullableString,
     costData: z.array(
       z.object({
+        currency: z.string().meta({ description: 'Currency of the charges the line prices; transactionCost is in it' }),
         isInternationalCard: z.boolean().nullable(),
         cardScheme: nullableString,
         transactionCost: z.number(),

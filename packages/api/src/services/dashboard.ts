@@ -10,8 +10,8 @@ const ACCEPTED = ['SUCCESS', 'PARTIAL_REFUND', 'REFUND', 'AUTHORISE', 'AUTHORISE
 export interface ProviderDay {
   /** Day in the time zone asked for, YYYY-MM-DD. */
   date: string;
-  /** Captured amount of the day's charges, in the provider's currency. */
-  volume: number;
+  /** Captured amount of the day's charges by currency (amounts of different currencies are never added). */
+  volume: Record<string, number>;
   /** Charges the provider accepted. */
   accepted: number;
   /** Provider attempts that failed (declines, errors, timeouts). */
@@ -47,9 +47,9 @@ export function createDashboardService({ db, clock }: Dependencies) {
   }
 
   /**
-   * The home page: per provider and day in the staff member's time zone, the captured volume and
-   * how many payments the provider accepted or failed (its success rate), from the charges and
-   * their failed attempts.
+   * The home page: per provider and day in the staff member's time zone, the captured volume in
+   * each currency and how many payments the provider accepted or failed (its success rate), from
+   * the charges and their failed attempts.
    */
   async function providerDays(account: Account, days: number, askedTimeZone = 'UTC') {
     const timeZone = await zoneTheDatabaseKnows(askedTimeZone);
@@ -59,13 +59,13 @@ export function createDashboardService({ db, clock }: Dependencies) {
     const since = new Date(today - days * DAY_MS);
     const [providers, charges, failures] = await Promise.all([
       db.provider.findMany({ where: { accountId: account.id }, orderBy: { dateAdded: 'asc' } }),
-      db.$queryRaw<Array<{ providerId: string; day: string; volume: string; accepted: number }>>`
-        SELECT "providerId", to_char("dateAdded" AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day,
+      db.$queryRaw<Array<{ providerId: string; day: string; currency: string; volume: string; accepted: number }>>`
+        SELECT "providerId", to_char("dateAdded" AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day, "currency",
                sum("capturedAmount")::text AS volume, count(*)::int AS accepted
         FROM "Charge"
         WHERE "accountId" = ${account.id} AND "dateAdded" >= ${since} AND "providerId" IS NOT NULL
           AND "status"::text = ANY(${ACCEPTED})
-        GROUP BY 1, 2`,
+        GROUP BY 1, 2, 3`,
       db.$queryRaw<Array<{ providerId: string; day: string; failed: number }>>`
         SELECT a."providerId", to_char(a."dateAttempted" AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day, count(*)::int AS failed
         FROM "ChargeAttempt" a JOIN "Charge" c ON c."id" = a."chargeId"
@@ -73,25 +73,29 @@ export function createDashboardService({ db, clock }: Dependencies) {
         GROUP BY 1, 2`,
     ]);
     const key = (providerId: string, day: string) => `${providerId} ${day}`;
-    const accepted = new Map(charges.map((row) => [key(row.providerId, row.day), row]));
+    const accepted = new Map<string, { count: number; volume: Record<string, number> }>();
+    for (const row of charges) {
+      const entry = accepted.get(key(row.providerId, row.day)) ?? { count: 0, volume: {} };
+      entry.count += row.accepted;
+      entry.volume[row.currency] = toWireAmount(BigInt(row.volume), requireCurrency(row.currency));
+      accepted.set(key(row.providerId, row.day), entry);
+    }
     const failed = new Map(failures.map((row) => [key(row.providerId, row.day), row.failed]));
     return {
       timeZone,
       dates,
       providers: providers.map((provider) => {
-        const currency = requireCurrency(provider.currency);
+        const others = new Set(charges.filter((row) => row.providerId === provider.id).map((row) => row.currency));
+        others.delete(provider.currency);
         return {
           providerId: provider.id,
           name: provider.name,
           currency: provider.currency,
+          // Its default currency first, then those it took payments in during the period.
+          currencies: [provider.currency, ...[...others].sort()],
           days: dates.map((date): ProviderDay => {
-            const row = accepted.get(key(provider.id, date));
-            return {
-              date,
-              volume: toWireAmount(BigInt(row?.volume ?? 0), currency),
-              accepted: row?.accepted ?? 0,
-              failed: failed.get(key(provider.id, date)) ?? 0,
-            };
+            const day = accepted.get(key(provider.id, date));
+            return { date, volume: day?.volume ?? {}, accepted: day?.count ?? 0, failed: failed.get(key(provider.id, date)) ?? 0 };
           }),
         };
       }),

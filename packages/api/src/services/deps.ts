@@ -1,4 +1,4 @@
-import type { Clock, Keyring, Logger } from '@gateway/core';
+import type { Clock, ExchangeRates, Keyring, Logger } from '@gateway/core';
 import type { Db } from '@gateway/db';
 import type { JobQueue } from '@gateway/jobs';
 
@@ -22,6 +22,8 @@ export interface ServiceConfig {
   webhookTimeoutMs?: number;
   /** Dashboard sign-ins: password checks per minute, all emails together (default 30). */
   passwordChecksPerMinute?: number;
+  /** Rates that carry a provider's fixed fees into other currencies (GATEWAY_EXCHANGE_RATES; default none). */
+  exchangeRates?: ExchangeRates;
 }
 
 export interface Dependencies {

@@ -4,6 +4,8 @@ import rootPackage from '../../../../package.json' with { type: 'json' };
 import type { InfoProvidersView, InfoProviderView, InfoView, VersionView } from '../schemas/info';
 import type { ProviderView } from '../schemas/provider';
 import type { Dependencies } from './deps';
+import { requireCurrency } from './money';
+import { typeOfProvider } from './providers/currencies';
 import { CARD_PROVIDER_TYPES } from './providers/provider-types';
 import { defaultCardProvider, requireProvider } from './providers/selection';
 import { toProviderView } from './providers/view';
@@ -80,17 +82,19 @@ export function createInfoService({ db, clock }: Dependencies) {
     /** Which kinds of payment the account can take (in `currency`, through `cardProviderId`, when given). */
     async providers(account: Account, query: { currency?: string; cardProviderId?: string }): Promise<InfoProvidersView> {
       // The simulated ('dummy') card provider also takes PayTo agreements, Apple Pay and network tokens.
-      const found = await db.provider.findMany({
+      const providers = await db.provider.findMany({
         where: {
           accountId: account.id,
           dateRemoved: null,
           type: { in: CARD_PROVIDER_TYPES },
-          ...(query.currency && { currency: query.currency }),
           ...(query.cardProviderId && { id: query.cardProviderId }),
         },
         select: { id: true, type: true, name: true },
         orderBy: [{ dateAdded: 'asc' }, { id: 'asc' }],
       });
+      // A provider takes every currency its type supports.
+      const currency = query.currency && requireCurrency(query.currency);
+      const found = currency ? providers.filter((p) => typeOfProvider(p).currencies.includes(currency.code)) : providers;
       const any = found.length > 0;
       return {
         ...NO_OTHER_PROVIDERS,

@@ -25,7 +25,8 @@ export const DESCRIPTIONS = {
 export type DescriptionName = keyof typeof DESCRIPTIONS;
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', '..');
-const cacheDir = join(root, '.cache', 'openapi', `${PACKAGE}-${VERSION}`);
+/** Where the descriptions (and what is derived from them, such as compiled validators) are cached. */
+export const cacheDir = join(root, '.cache', 'openapi', `${PACKAGE}-${VERSION}`);
 
 function tarball(): string {
   const file = join(cacheDir, `${PACKAGE}-${VERSION}.tgz`);

@@ -1,6 +1,6 @@
 /** Helpers for this package's tests. */
 import { randomUUID } from 'node:crypto';
-import type { AuthoriseRequest, PaymentSource, ProviderFailure, ProviderResult, WalletPaymentData } from '../connector.js';
+import type { AuthoriseRequest, PaymentSource, WalletPaymentData } from '../connector.js';
 import { createSimulatedConnector } from './connector.js';
 import { startSimulator, type SimulatorOptions } from './simulator/server.js';
 
@@ -25,15 +25,7 @@ export function applePaySource(
   return { type: 'wallet', wallet: 'apple_pay', paymentData };
 }
 
-export function valueOf<T>(result: ProviderResult<T>): T {
-  if (!result.ok) throw new Error(`expected success, got ${result.failure.category}`);
-  return result.value;
-}
-
-export function failureOf(result: ProviderResult<unknown>): ProviderFailure {
-  if (result.ok) throw new Error('expected a failure');
-  return result.failure;
-}
+export { failureOf, valueOf } from '../testing.js';
 
 /** A simulator whose clock moves only when told (from 1 January 2026), and a connector to it. */
 export async function startClockedSimulator(options: Omit<SimulatorOptions, 'clock'> = {}, settlementDelayMs = 0) {

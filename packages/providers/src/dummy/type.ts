@@ -1,5 +1,5 @@
 import { CURRENCIES } from '@gateway/core';
-import type { ProviderType } from '../provider-type.js';
+import { CARD_OPERATIONS, type ProviderType } from '../provider-type.js';
 import { createSimulatedConnector } from './connector.js';
 
 const parameter = (name: string, description: string) => ({ name, required: false, secret: false, description });
@@ -18,27 +18,7 @@ export const DUMMY: ProviderType = {
   checkParameters: (parameters) => ({ ok: true, parameters: { ...parameters } }),
   currencies: [...CURRENCIES.keys()],
   providerAmount: (currency, isoMinor) => (CURRENCIES.has(currency) ? isoMinor : undefined),
-  operations: new Set([
-    'authorise',
-    'sale',
-    'capture',
-    'partialCapture',
-    'void',
-    'refund',
-    'partialRefund',
-    'reverse',
-    'storeCard',
-    'describeStoredCard',
-    'updateStoredCard',
-    'deleteStoredCard',
-    'singleUseToken',
-    'multiUseToken',
-    'recurring',
-    'networkToken',
-    'bankAccountDebit',
-    'payTo',
-    'applePay',
-  ]),
+  operations: new Set([...CARD_OPERATIONS, 'networkToken', 'bankAccountDebit', 'payTo', 'applePay']),
   // The simulated acquirer runs inside the gateway (or at GATEWAY_SIMULATOR_URL): the gateway passes its URL.
   endpoint: () => '',
   connector: ({ baseUrl, timeoutMs, simulation }) =>

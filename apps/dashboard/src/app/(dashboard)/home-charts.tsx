@@ -12,9 +12,9 @@ import type { Outputs } from '../../lib/types';
 const PERIODS = [7, 14, 30, 90];
 const percent = (value: number) => `${Math.round(value)} %`;
 
-/** One volume chart per currency, and the success rate of every provider. */
+/** One volume chart per currency (amounts of different currencies are never added), and the success rate of every provider. */
 function Charts({ timeZone, dates, providers }: Outputs['dashboard']['stats']) {
-  const currencies = [...new Set(providers.map((p) => p.currency))];
+  const currencies = [...new Set(providers.flatMap((p) => p.currencies))];
   return (
     <>
       <p className="hint">Days in the {timeZone} time zone.</p>
@@ -24,7 +24,9 @@ function Charts({ timeZone, dates, providers }: Outputs['dashboard']['stats']) {
             key={currency}
             title={`Volume captured (${currency})`}
             dates={dates}
-            series={providers.filter((p) => p.currency === currency).map((p) => ({ name: p.name, values: p.days.map((d) => d.volume) }))}
+            series={providers
+              .filter((p) => p.currencies.includes(currency))
+              .map((p) => ({ name: p.name, values: p.days.map((d) => d.volume[currency] ?? 0) }))}
             format={(value) => formatMoney(value, currency)}
           />
         ))}

@@ -24,11 +24,27 @@ export const input = z.object({
     .default('UTC'),
 });
 
-const day = z.object({ date: z.string(), volume: z.number(), accepted: z.number().int(), failed: z.number().int() });
+const day = z.object({
+  date: z.string(),
+  /** Captured amount by currency: amounts in different currencies are never added together. */
+  volume: z.record(z.string(), z.number()),
+  accepted: z.number().int(),
+  failed: z.number().int(),
+});
 
 export const output = z.object({
   /** The zone whose days `dates` are: the one asked for, or UTC when the database does not know it. */
   timeZone: z.string(),
   dates: z.array(z.string()),
-  providers: z.array(z.object({ providerId: z.string(), name: z.string(), currency: z.string(), days: z.array(day) })),
+  providers: z.array(
+    z.object({
+      providerId: z.string(),
+      name: z.string(),
+      /** The provider's default currency. */
+      currency: z.string(),
+      /** Its default currency, then every other it captured payments in during the period. */
+      currencies: z.array(z.string()),
+      days: z.array(day),
+    }),
+  ),
 });

@@ -5,7 +5,6 @@ import {
   maskCardNumber,
   parseExpiry,
   formatExpiry,
-  estimateCost,
   type Currency,
   type IinData,
   type Route,
@@ -15,7 +14,8 @@ import type { CardDetails } from '@gateway/providers';
 import type { CardChargeInput } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
 import { requireAmount, requireCurrency } from '../money';
-import { cardFactsFor, feeRules, leastCostRoutes, requireProvider, type ProviderWithFees } from '../providers/selection';
+import { chargeMoney } from '../providers/currencies';
+import { estimatedCost, leastCostRoutes, requireProvider, type ProviderWithFees } from '../providers/selection';
 import type { createAttemptRunner } from './attempts';
 import { chargeDetails, chargeRow } from './records';
 
@@ -36,16 +36,15 @@ export function createCardCharging(deps: Dependencies, runAttempts: AttemptRunne
     if (target === 'least-cost') {
       const currency = requireCurrency(input.currency ?? account.defaultCurrency);
       const amount = requireAmount(input.amount, currency);
-      return { currency, amount, routes: await leastCostRoutes(db, account.id, currency.code, amount, iin) };
+      return { currency, amount, routes: await leastCostRoutes(db, account.id, currency, amount, iin, config.exchangeRates) };
     }
     const provider = await requireProvider(db, account.id, target.providerId);
-    const currency = requireCurrency(input.currency ?? provider.currency);
-    const amount = requireAmount(input.amount, currency);
-    if (currency.code !== provider.currency) {
-      throw new ApiError('CurrencyNotSupported', { message: `Provider ${provider.id} takes ${provider.currency} only` });
-    }
-    const estimatedCost = estimateCost(amount, cardFactsFor(iin, provider), feeRules(provider.fees));
-    return { currency, amount, routes: [{ provider, estimatedCost }] };
+    const { currency, amount } = chargeMoney(provider, input);
+    return {
+      currency,
+      amount,
+      routes: [{ provider, estimatedCost: estimatedCost(provider, iin, currency, amount, config.exchangeRates) }],
+    };
   }
 
   return async function createCardCharge(account: Account, input: CardChargeInput, target: CardChargeTarget) {

@@ -1,4 +1,4 @@
-import { ApiError, estimateCost, lookupIin, newId, notFound, parseExpiry } from '@gateway/core';
+import { ApiError, lookupIin, newId, notFound, parseExpiry, type Currency } from '@gateway/core';
 import type { Account, PaymentMethod, PaymentToken, Prisma } from '@gateway/db';
 import type { PaymentSource } from '@gateway/providers';
 import type {
@@ -11,9 +11,10 @@ import type {
   WalletChargeInput,
 } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
-import { requireAmount, requireCurrency } from '../money';
 import type { PaymentMethodService } from '../payment-methods';
-import { cardFactsFor, defaultCardProvider, feeRules, requireProvider, type ProviderWithFees } from '../providers/selection';
+import type { StoredPayTo } from '../payment-methods/view';
+import { chargeMoney, chargeRefusal, typeOfProvider } from '../providers/currencies';
+import { estimatedCost, requireProvider, type ProviderWithFees } from '../providers/selection';
 import type { VaultService } from '../vault';
 import type { AttemptRunner, ChargeRoute } from './attempts';
 import type { createDebitCharging } from './debits';
@@ -57,28 +58,19 @@ export function createStoredCharging(
   { db, config }: Dependencies,
   { runAttempts, debits, vault, tokens, paymentMethods }: StoredChargingDeps,
 ) {
-  /** The charge currency for a provider (its own by default), and the amount in its minor units. */
-  function money(input: { amount: string | number; currency?: string }, provider: ProviderWithFees) {
-    const currency = requireCurrency(input.currency ?? provider.currency);
-    const amount = requireAmount(input.amount, currency);
-    if (currency.code !== provider.currency) {
-      throw new ApiError('CurrencyNotSupported', { message: `Provider ${provider.id} takes ${provider.currency} only` });
-    }
-    return { currency, amount };
-  }
-
-  function cost(provider: ProviderWithFees, cardIin: string | null, amount: bigint) {
+  function cost(provider: ProviderWithFees, cardIin: string | null, currency: Currency, amount: bigint) {
     if (!cardIin) return undefined;
-    return estimateCost(amount, cardFactsFor(lookupIin(cardIin.padEnd(16, '0')), provider), feeRules(provider.fees));
+    return estimatedCost(provider, lookupIin(cardIin.padEnd(16, '0')), currency, amount, config.exchangeRates);
   }
 
-  async function cardRoute(method: PaymentMethod, amount: bigint, currency: string): Promise<ChargeRoute | undefined> {
+  /** The route of a saved card; none when its provider's type cannot take this amount and currency (a fallback is then skipped). */
+  async function cardRoute(method: PaymentMethod, amount: bigint, currency: Currency): Promise<ChargeRoute | undefined> {
     if (method.type !== 'CARD' || !method.providerId || !method.providerPaymentMethodId) return undefined;
     const provider = await requireProvider(db, method.accountId, method.providerId);
-    if (provider.currency !== currency) return undefined;
+    if (chargeRefusal(typeOfProvider(provider), currency, amount)) return undefined;
     return {
       provider,
-      estimatedCost: cost(provider, method.cardIin, amount),
+      estimatedCost: cost(provider, method.cardIin, currency, amount),
       source: { type: 'stored_card', providerToken: method.providerPaymentMethodId },
       // A fallback's charge shows the card it took. Its customer is the method's, or none (saving.ts).
       chargeColumns: { paymentMethodId: method.id, ...cardColumnsOf(method) },
@@ -94,7 +86,7 @@ export function createStoredCharging(
   ) {
     if (!method.providerId) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method has no provider' });
     const provider = await requireProvider(db, account.id, method.providerId);
-    const { currency, amount } = money(input, provider);
+    const { currency, amount } = chargeMoney(provider, input);
     const { chargeId, ...links } = origin;
     const columns = {
       ...chargeDetails(input),
@@ -105,8 +97,14 @@ export function createStoredCharging(
     };
 
     if (method.type === 'BANK_ACCOUNT' || method.type === 'PAYTO') {
-      const payTo = method.payTo as { payToId?: string; maximumAmount?: number } | null;
+      const payTo = method.payTo as Partial<StoredPayTo> | null;
       const agreementId = payTo?.payToId ?? '';
+      const agreed = payTo?.currency ?? provider.currency;
+      if (method.type === 'PAYTO' && currency.code !== agreed) {
+        throw new ApiError('CurrencyNotSupported', {
+          message: `The PayTo agreement is in ${agreed}: it cannot be charged in ${currency.code}`,
+        });
+      }
       // The agreement's limit is in whole units of the currency; the payer agreed to no more.
       if (payTo?.maximumAmount !== undefined && amount > BigInt(payTo.maximumAmount) * 10n ** BigInt(currency.exponent)) {
         throw new ApiError('AmountExceedsMaxAmountForPayToAgreement', {
@@ -137,12 +135,12 @@ export function createStoredCharging(
       });
     }
 
-    const first = await cardRoute(method, amount, currency.code);
+    const first = await cardRoute(method, amount, currency);
     if (!first) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method cannot be charged' });
     const fallback = method.fallbackPaymentMethodId
       ? await db.paymentMethod.findFirst({ where: { id: method.fallbackPaymentMethodId, accountId: account.id, dateRemoved: null } })
       : null;
-    const second = fallback ? await cardRoute(fallback, amount, currency.code) : undefined;
+    const second = fallback ? await cardRoute(fallback, amount, currency) : undefined;
     const routes = second ? [first, second] : [first];
 
     const row = chargeRow(
@@ -207,7 +205,7 @@ export function createStoredCharging(
     // mistake (currency, decimals) must leave the token usable for the corrected request.
     const unused = await db.paymentToken.findFirst({ where: { id: input.token, accountId: account.id }, select: { providerId: true } });
     const provider = unused ? await requireProvider(db, account.id, unused.providerId) : undefined;
-    const checked = provider && money(input, provider);
+    const checked = provider && chargeMoney(provider, input);
     const token = await tokens.consume(account, input.token, `charge:${chargeId}`);
     if (!provider || !checked || !token.vaultItemId) throw new ApiError('InvalidOrExpiredToken');
     const { currency, amount } = checked;
@@ -222,7 +220,7 @@ export function createStoredCharging(
           currency,
           amount,
           provider,
-          estimatedCost: cost(provider, token.cardIin, amount),
+          estimatedCost: cost(provider, token.cardIin, currency, amount),
           paymentType: 'CARD',
           columns: {
             ...chargeDetails(input),
@@ -260,7 +258,7 @@ export function createStoredCharging(
 
   async function createBankAccountCharge(account: Account, input: BankAccountChargeInput) {
     const provider = await requireProvider(db, account.id, input.providerId);
-    const { currency, amount } = money(input, provider);
+    const { currency, amount } = chargeMoney(provider, input);
     const { bankCode, accountNumber, accountName } = input.bankPaymentInformation;
     return debits.debit(account, {
       currency,
@@ -278,7 +276,7 @@ export function createStoredCharging(
     });
     if (!method) throw notFound('InvalidPaymentMethodId', 'Network token');
     const provider = await requireProvider(db, account.id, input.providerId);
-    const { currency, amount } = money(input, provider);
+    const { currency, amount } = chargeMoney(provider, input);
     const charge = await db.charge.create({
       data: chargeRow(
         account,
@@ -286,7 +284,7 @@ export function createStoredCharging(
           currency,
           amount,
           provider,
-          estimatedCost: cost(provider, method.cardIin, amount),
+          estimatedCost: cost(provider, method.cardIin, currency, amount),
           paymentType: 'CARD',
           columns: {
             ...chargeDetails(input),
@@ -317,7 +315,7 @@ export function createStoredCharging(
         ?.id;
     if (!id) throw new ApiError('NoCardProvidersConfigured');
     const provider = await requireProvider(db, account.id, id);
-    const { currency, amount } = money(input, provider);
+    const { currency, amount } = chargeMoney(provider, input);
     const charge = await db.charge.create({
       data: chargeRow(
         account,

@@ -212,6 +212,7 @@ export function createSaving({ db, clock, logger, config }: Dependencies, { vaul
           payerPayIdDetails,
           description,
           maximumAmount,
+          currency: currency.code,
         };
         return { type: 'PAYTO', providerId: provider.id, payTo };
       }

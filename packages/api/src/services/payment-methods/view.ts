@@ -15,6 +15,8 @@ export type StoredPayTo = {
   payerPayIdDetails: { payId: string; payIdType: string };
   description: string;
   maximumAmount: number;
+  /** The agreement's currency (absent on agreements made before it was kept: the provider's). */
+  currency?: string;
 };
 
 /** The network token as the networkToken column keeps it (its id is in networkTokenId). */

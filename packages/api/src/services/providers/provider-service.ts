@@ -1,18 +1,22 @@
 import { ApiError, formatAmount, MAX_MINOR_UNITS, newUuid, open, parseDecimal, seal, toMinorUnits, type Currency } from '@gateway/core';
 import type { Account, Prisma, ProviderFee } from '@gateway/db';
+import type { ProviderType } from '@gateway/providers';
 import { MASKED_PARAMETER, type NewProviderInput, type ProviderChanges, type ProviderView } from '../../schemas/provider';
 import { paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
 import { providerCredentialsAad, sealedColumns, sealedValue } from '../sealed-data';
+import { currencyRefusal, typeOfProvider } from './currencies';
 import { dummySettings, supportedType, type ConnectorSettings } from './provider-types';
 import { requireProvider, type ProviderWithFees } from './selection';
 import { toProviderView } from './view';
 
 export interface FeeInput {
+  /** The currency of the charges the line prices (ISO 4217; default the provider currency). */
+  currency?: string;
   cardScheme?: string | null;
   isInternationalCard?: boolean | null;
-  /** Fixed fee per transaction in major units of the provider currency, e.g. "0.30" (default 0). */
+  /** Fixed fee per transaction in major units of the line's currency, e.g. "0.30" (default 0). */
   transactionCost?: string | number;
   /** Percentage of the amount, e.g. "1.75" (default 0). */
   transactionPercentage?: string | number;
@@ -36,9 +40,23 @@ function invalidFee(field: string, problem: string): ApiError {
   return new ApiError('ValidationError', { message: `Invalid fee schedule: ${problem}`, details: { [field]: problem } });
 }
 
-/** The rows of a fee schedule, amounts checked against the provider currency (90 naming the field). */
-function feeRows(fees: readonly FeeInput[], currency: Currency) {
+/** The provider's own currency, which its type must take (29 naming the type otherwise). */
+function ownCurrency(type: ProviderType, code: string): Currency {
+  const currency = requireCurrency(code);
+  const refused = currencyRefusal(type, currency);
+  if (refused) throw refused;
+  return currency;
+}
+
+/**
+ * The rows of a fee schedule: each line in its own currency (the provider's unless given), which
+ * the type must take (29), its fixed fee in that currency's precision (90 naming the field).
+ */
+function feeRows(fees: readonly FeeInput[], providerCurrency: Currency, type: ProviderType) {
   return fees.map((fee, i) => {
+    const currency = fee.currency === undefined ? providerCurrency : requireCurrency(fee.currency);
+    const refused = currencyRefusal(type, currency, `costData.${i}.currency`);
+    if (refused) throw refused;
     const decimal = parseDecimal(fee.transactionCost ?? 0);
     const fixedMinor = decimal && toMinorUnits(decimal, currency);
     if (fixedMinor === undefined || fixedMinor < 0n || fixedMinor > MAX_MINOR_UNITS) {
@@ -50,6 +68,7 @@ function feeRows(fees: readonly FeeInput[], currency: Currency) {
     }
     return {
       id: newUuid(),
+      currency: currency.code,
       cardScheme: fee.cardScheme?.toUpperCase() ?? null,
       isInternationalCard: fee.isInternationalCard ?? null,
       fixedMinor,
@@ -58,14 +77,25 @@ function feeRows(fees: readonly FeeInput[], currency: Currency) {
   });
 }
 
-/** A stored fee line as input again, its fixed fee in major units of `currency`. */
-function feeInputOf(fee: ProviderFee, currency: Currency): FeeInput {
-  return {
-    cardScheme: fee.cardScheme,
-    isInternationalCard: fee.isInternationalCard,
-    transactionCost: formatAmount(fee.fixedMinor, currency),
-    transactionPercentage: fee.percentage.toString(),
-  };
+/**
+ * The schedule after the provider currency changes from `from` to `to` with no new costData: the
+ * lines in `from` move to `to` (their amounts checked again there), the others stay. Refused when
+ * lines in `to` exist already, as the two sets would both price it.
+ */
+function movedFees(fees: readonly ProviderFee[], from: Currency, to: Currency): FeeInput[] {
+  if (fees.some((fee) => fee.currency === from.code) && fees.some((fee) => fee.currency === to.code)) {
+    throw invalidFee('costData', `lines in both ${from.code} and ${to.code}: send costData with the new currency`);
+  }
+  return fees.map((fee) => {
+    const currency = requireCurrency(fee.currency);
+    return {
+      currency: currency.code === from.code ? to.code : currency.code,
+      cardScheme: fee.cardScheme,
+      isInternationalCard: fee.isInternationalCard,
+      transactionCost: formatAmount(fee.fixedMinor, currency),
+      transactionPercentage: fee.percentage.toString(),
+    };
+  });
 }
 
 function settingColumns(settings: Partial<ConnectorSettings>) {
@@ -131,7 +161,8 @@ export function createProviderService({ db, clock, config }: Dependencies) {
 
   async function create(account: Pick<Account, 'id'>, input: NewProvider): Promise<ProviderWithFees> {
     const id = newUuid();
-    const currency = requireCurrency(input.currency);
+    const type = typeOfProvider(input);
+    const currency = ownCurrency(type, input.currency);
     return db.provider.create({
       data: {
         id,
@@ -145,7 +176,7 @@ export function createProviderService({ db, clock, config }: Dependencies) {
         ...credentialColumns(id, input.credentials ?? {}),
         additionalParameters: input.additionalParameters ?? {},
         threeDsProviderId: input.threeDsProviderId ?? null,
-        fees: { create: feeRows(input.fees ?? [], currency) },
+        fees: { create: feeRows(input.fees ?? [], currency, type) },
       },
       include: { fees: true },
     });
@@ -179,9 +210,10 @@ export function createProviderService({ db, clock, config }: Dependencies) {
      */
     async update(account: Account, providerId: string, changes: ProviderChanges): Promise<ProviderView> {
       const provider = await requireProvider(db, account.id, providerId, 404);
+      const type = typeOfProvider(provider);
       const from = requireCurrency(provider.currency);
-      const currency = changes.currency ? requireCurrency(changes.currency) : from;
-      const fees = changes.costData ?? (currency.code === from.code ? undefined : provider.fees.map((fee) => feeInputOf(fee, from)));
+      const currency = changes.currency ? ownCurrency(type, changes.currency) : from;
+      const fees = changes.costData ?? (currency.code === from.code ? undefined : movedFees(provider.fees, from, currency));
       const parameters = changes.authenticationParameters && unmasked(provider, changes.authenticationParameters);
       const data: Prisma.ProviderUpdateManyMutationInput = {
         name: changes.name,
@@ -192,7 +224,7 @@ export function createProviderService({ db, clock, config }: Dependencies) {
         ...(parameters && { ...settingColumns(dummySettings(parameters)), ...credentialColumns(providerId, parameters) }),
       };
       // Fee amounts were checked against the currency read: the change applies only if it still is.
-      return change(account, providerId, data, { fees: fees && feeRows(fees, currency), expected: { currency: from.code } });
+      return change(account, providerId, data, { fees: fees && feeRows(fees, currency, type), expected: { currency: from.code } });
     },
 
     /** DELETE /provider/{id}: soft; the provider takes no more charges. */

@@ -15,9 +15,10 @@ export function toProviderView(provider: ProviderWithFees): ProviderView {
     additionalParameters: provider.additionalParameters as Record<string, string>,
     providerCountry: provider.country,
     costData: provider.fees.map((fee) => ({
+      currency: fee.currency,
       isInternationalCard: fee.isInternationalCard,
       cardScheme: fee.cardScheme,
-      transactionCost: toWireAmount(fee.fixedMinor, currency),
+      transactionCost: toWireAmount(fee.fixedMinor, requireCurrency(fee.currency)),
       transactionPercentage: fee.percentage.toNumber(),
     })),
     hideConfiguration: [],

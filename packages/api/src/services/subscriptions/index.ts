@@ -15,6 +15,7 @@ import { amountRange, dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { requireAmount, requireCurrency } from '../money';
 import type { PaymentMethodService } from '../payment-methods';
+import { chargeMoney, chargeRefusal, typeOfProvider } from '../providers/currencies';
 import { requireProvider } from '../providers/selection';
 import { sealWebhook } from '../webhooks';
 import { createBilling, endAfterOf, lockSubscription, scheduleOf, stopped, type BillingDeps } from './billing';
@@ -65,15 +66,19 @@ export function createSubscriptionService(
   const { db, clock, config } = deps;
   const billing = createBilling(deps, billingDeps);
 
-  /** An active payment method of the account that can be charged in `currency` (its provider's, when absent). */
-  async function chargeableMethod(account: Account, paymentMethodId: string, currency: string | undefined) {
+  /** An active payment method of the account that can be charged, with its provider. */
+  async function chargeableMethod(account: Account, paymentMethodId: string) {
     const method = await paymentMethods.activeMethod(account, paymentMethodId);
     if (!method.providerId) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method cannot be charged' });
-    const provider = await requireProvider(db, account.id, method.providerId);
-    if (currency !== undefined && currency !== provider.currency) {
-      throw new ApiError('CurrencyNotSupported', { message: `The payment method's provider takes ${provider.currency} only` });
-    }
-    return { method, currency: requireCurrency(provider.currency) };
+    return { method, provider: await requireProvider(db, account.id, method.providerId) };
+  }
+
+  /** The provider of the subscription's payment method now, when it still has one. */
+  async function currentProvider(account: Account, subscriptionId: string) {
+    const s = await db.subscription.findFirst({ where: { id: subscriptionId, accountId: account.id }, select: { paymentMethodId: true } });
+    const method =
+      s && (await db.paymentMethod.findFirst({ where: { id: s.paymentMethodId, accountId: account.id }, select: { provider: true } }));
+    return method?.provider ?? undefined;
   }
 
   async function change(account: Account, id: string, decide: (s: Subscription) => Prisma.SubscriptionUpdateInput) {
@@ -91,7 +96,8 @@ export function createSubscriptionService(
     jobHandlers: billing.jobHandlers,
 
     async create(account: Account, input: NewSubscription): Promise<SubscriptionView> {
-      const { method, currency } = await chargeableMethod(account, input.paymentMethodId, input.currency);
+      const { method, provider } = await chargeableMethod(account, input.paymentMethodId);
+      const { currency, amount } = chargeMoney(provider, input);
       const now = clock.now();
       const startDate = input.startDate ?? now;
       // A start in the past is billed once now; the schedule then goes on from startDate.
@@ -110,7 +116,7 @@ export function createSubscriptionService(
             id,
             accountId: account.id,
             paymentMethodId: method.id,
-            amount: requireAmount(input.amount, currency),
+            amount,
             currency: currency.code,
             interval: input.interval ?? 'Day',
             frequency: input.frequency || 1,
@@ -141,19 +147,23 @@ export function createSubscriptionService(
      * schedule, still counted from startDate.
      */
     async update(account: Account, id: string, changes: SubscriptionChanges): Promise<SubscriptionView> {
-      const replacement =
-        changes.paymentMethodId === undefined ? undefined : await chargeableMethod(account, changes.paymentMethodId, undefined);
+      const replacement = changes.paymentMethodId === undefined ? undefined : await chargeableMethod(account, changes.paymentMethodId);
+      // The provider that will take the payments must take their currency and amount.
+      const payee = replacement?.provider ?? (changes.amount === undefined ? undefined : await currentProvider(account, id));
       return change(account, id, (s) => {
         if (s.status === 'Cancelled' || s.status === 'Complete') {
           throw new ApiError('ValidationError', { message: `A ${s.status} subscription cannot be changed` });
         }
         const currency = requireCurrency(s.currency);
-        if ((changes.currency && changes.currency !== s.currency) || (replacement && replacement.currency.code !== s.currency)) {
+        if (changes.currency && changes.currency !== s.currency) {
           throw new ApiError('CurrencyNotSupported', { message: `The subscription is in ${s.currency}; its currency cannot change` });
         }
+        const amount = optionalAmount(changes.amount, currency, 'amount') ?? s.amount;
+        const refused = payee && chargeRefusal(typeOfProvider(payee), currency, amount);
+        if (refused) throw refused;
         const fields = terms(changes, currency);
         const data = {
-          amount: optionalAmount(changes.amount, currency, 'amount') ?? s.amount,
+          amount,
           ...(replacement && { paymentMethodId: replacement.method.id }),
           interval: changes.interval ?? s.interval,
           frequency: changes.frequency || s.frequency,

@@ -68,7 +68,7 @@ function statusFilter(status: TokenStatus | undefined, now: Date): Prisma.Paymen
  * charge, customer or payment method uses the token up.
  */
 export function createTokenService(deps: Dependencies, vault: Pick<VaultService, 'sealCard'>) {
-  const { db, clock } = deps;
+  const { db, clock, config } = deps;
   async function issue(account: Account, input: NewToken, provider: Provider) {
     const now = clock.now();
     const card = keyedCard(input.paymentInformation, now);
@@ -113,7 +113,7 @@ export function createTokenService(deps: Dependencies, vault: Pick<VaultService,
       const currency = requireCurrency(input.currency ?? account.defaultCurrency);
       const amount = requireAmount(input.amount, currency);
       const card = keyedCard(input.paymentInformation, clock.now());
-      const [cheapest] = await leastCostRoutes(db, account.id, currency.code, amount, lookupIin(card.number));
+      const [cheapest] = await leastCostRoutes(db, account.id, currency, amount, lookupIin(card.number), config.exchangeRates);
       if (!cheapest) throw new ApiError('NoCardProvidersConfigured');
       return issue(account, input, cheapest.provider);
     },

@@ -25,7 +25,7 @@ export function ProviderList() {
       columns={[
         { header: 'Name', cell: (p: Provider) => <Link href={`/providers/${p.providerId}`}>{p.name}</Link> },
         { header: 'Type', cell: (p: Provider) => p.type },
-        { header: 'Currency', cell: (p: Provider) => p.currency },
+        { header: 'Default currency', cell: (p: Provider) => p.currency },
         { header: 'Country', cell: (p: Provider) => p.providerCountry ?? '—' },
         { header: 'Fee rules', numeric: true, cell: (p: Provider) => p.costData.length },
         { header: 'Simulated latency', cell: (p: Provider) => latencyText(latency.get(p.providerId)) },

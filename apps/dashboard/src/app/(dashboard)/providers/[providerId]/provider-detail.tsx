@@ -30,7 +30,7 @@ function ProviderView({ p }: { p: Outputs['provider']['get'] }) {
           ['Provider id', p.providerId],
           ['Type', p.type],
           ['Environment', p.environment],
-          ['Currency', p.currency],
+          ['Default currency', p.currency],
           ['Country', p.providerCountry],
           ['Simulated latency', latencyText(latency.get(p.providerId))],
           ['Credentials', Object.keys(p.authenticationParameters).join(', ') || null],
@@ -41,14 +41,15 @@ function ProviderView({ p }: { p: Outputs['provider']['get'] }) {
         <DataTable
           caption="Fee schedule"
           rows={p.costData}
-          rowKey={(fee) => `${fee.cardScheme} ${fee.isInternationalCard}`}
+          rowKey={(fee) => `${fee.currency} ${fee.cardScheme} ${fee.isInternationalCard}`}
           columns={[
+            { header: 'Currency', cell: (fee) => fee.currency },
             { header: 'Card scheme', cell: (fee) => fee.cardScheme ?? 'Any' },
             {
               header: 'Cards',
               cell: (fee) => (fee.isInternationalCard === null ? 'Any' : fee.isInternationalCard ? 'International' : 'Domestic'),
             },
-            { header: 'Fixed fee', numeric: true, cell: (fee) => formatMoney(fee.transactionCost, p.currency) },
+            { header: 'Fixed fee', numeric: true, cell: (fee) => formatMoney(fee.transactionCost, fee.currency) },
             { header: 'Percentage', numeric: true, cell: (fee) => `${fee.transactionPercentage} %` },
           ]}
         />

@@ -1,0 +1,267 @@
+import type { AuthoriseRequest, Authorisation, ProviderConnector, ProviderFailure, ProviderResult, StoredCard } from '../connector.js';
+import { HttpTimeoutError, requestJson } from '../http-json.js';
+import { failure, unsupported } from '../provider-type.js';
+import { errorFailure, paymentFailure } from './codes.js';
+import { toAdyenUnits } from './currencies.js';
+import {
+  amountOf,
+  isObject,
+  paymentReference,
+  paymentRequest,
+  storedCardOf,
+  storedIdOf,
+  storeRequest,
+  type AdyenAmount,
+  type StoredPayment,
+  subCallKey,
+  summaryOf,
+  text,
+} from './transformers.js';
+
+/**
+ * Adyen's Checkout API v71 over HTTP (the version its OpenAPI description pins, and the one the
+ * contract tests validate against). Every call that creates or moves money carries an
+ * `Idempotency-Key` derived from the gateway's key, one per sub-call.
+ *
+ * Authorisations are always manual-capture payments whose `reference` is the attempt's key; a sale
+ * captures in a second call. Until that capture, a call whose outcome is unknown can be undone by
+ * cancelling by reference (POST /cancels); once the payment's pspReference is known (kept through
+ * `AuthoriseRequest.keep`), `reverse` cancels or refunds it (POST /payments/{psp}/reversals).
+ * Captures, cancels and refunds answer "received": the outcome comes by notification.
+ */
+export interface AdyenConnectorConfig {
+  /** `https://checkout-test.adyen.com/v71`, the live prefix URL, or the operator's override. */
+  baseUrl: string;
+  /** Budget of each HTTP request; past it the outcome is unknown. */
+  timeoutMs: number;
+  apiKey: string;
+  merchantAccount: string;
+}
+
+type Json = Record<string, unknown>;
+type Result<T> = ProviderResult<T>;
+
+const TYPE = 'adyen';
+
+const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+const badAnswer = () => failure('processor_error', 'BAD_RESPONSE', 'Unreadable answer from Adyen', true);
+
+export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConnector {
+  const baseUrl = config.baseUrl.replace(/\/+$/, '');
+  const { merchantAccount } = config;
+
+  async function call(
+    method: string,
+    path: string,
+    options: { body?: Json; idempotencyKey?: string; query?: Record<string, string> } = {},
+  ): Promise<Result<Json>> {
+    const query = options.query ? `?${new URLSearchParams(options.query)}` : '';
+    const headers: Record<string, string> = { 'x-api-key': config.apiKey, accept: 'application/json' };
+    if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+    let answer;
+    try {
+      answer = await requestJson(method, `${baseUrl}${path}${query}`, options.body, headers, config.timeoutMs);
+    } catch (err) {
+      if (err instanceof HttpTimeoutError) {
+        return failure('timeout', 'TIMEOUT', `No answer from Adyen within ${config.timeoutMs} ms; outcome unknown`, true);
+      }
+      if (err instanceof SyntaxError) return badAnswer();
+      return failure('processor_error', 'NETWORK', 'Could not reach Adyen', true);
+    }
+    const json = isObject(answer.json) ? answer.json : {};
+    if (answer.status >= 200 && answer.status < 300) return ok(json);
+    const errorCode = typeof json.errorCode === 'string' ? json.errorCode : undefined;
+    return { ok: false, failure: errorFailure(answer.status, errorCode, answer.headers['transient-error'] === 'true') };
+  }
+
+  /** Reads an answer; an answer without what is needed is unreadable (outcome unknown). */
+  async function read<T>(call: Promise<Result<Json>>, reader: (answer: Json) => T): Promise<Result<T>> {
+    const result = await call;
+    if (!result.ok) return result;
+    try {
+      return ok(reader(result.value));
+    } catch {
+      return badAnswer();
+    }
+  }
+
+  const payment = (psp: string) => `/payments/${encodeURIComponent(psp)}`;
+
+  /** A capture, cancel or refund of a payment: Adyen answers "received" with the modification's pspReference. */
+  const modify = (psp: string, kind: 'captures' | 'cancels' | 'refunds' | 'reversals', idempotencyKey: string, amount?: AdyenAmount) =>
+    read(
+      call('POST', `${payment(psp)}/${kind}`, {
+        body: { merchantAccount, reference: paymentReference(idempotencyKey), ...(amount && { amount }) },
+        idempotencyKey: subCallKey(idempotencyKey),
+      }),
+      (answer) => ({ pending: true, providerReference: text(answer, 'pspReference') }),
+    );
+
+  function amountIn(currency: string | undefined, amount: bigint): Result<AdyenAmount> {
+    if (currency === undefined) return failure('invalid_request', 'NO_CURRENCY', 'Adyen needs the payment currency with the amount', false);
+    const value = toAdyenUnits(currency, amount);
+    // JSON numbers are exact up to 2^53: beyond that the amount would change on the way.
+    if (value === undefined || value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) {
+      return failure('invalid_amount', 'AMOUNT', `Adyen cannot express this amount in ${currency}`, false);
+    }
+    return ok(amountOf(currency, value));
+  }
+
+  async function authorise(req: AuthoriseRequest): Promise<Result<Authorisation>> {
+    const { source } = req;
+    if (source.type === 'network_token') return unsupported(TYPE, 'network tokens');
+    if (source.type === 'wallet') return unsupported(TYPE, 'wallets');
+    const amount = amountIn(req.currency, req.amount);
+    if (!amount.ok) return amount;
+    let stored: StoredPayment | undefined;
+    if (source.type === 'stored_card') {
+      const shopperReference = source.providerData?.shopperReference;
+      if (!shopperReference) return missingShopperReference();
+      stored = { storedPaymentMethodId: source.providerToken, shopperReference, cvc: source.cvc };
+    }
+    const body = paymentRequest(req, amount.value, merchantAccount, stored);
+    const answer = await call('POST', '/payments', { body, idempotencyKey: subCallKey(req.idempotencyKey, 'payment') });
+    if (!answer.ok) return answer;
+    const resultCode = answer.value.resultCode;
+    const psp = typeof answer.value.pspReference === 'string' ? answer.value.pspReference : undefined;
+    if (typeof resultCode !== 'string' || (resultCode === 'Authorised' && !psp)) return badAnswer();
+    if (resultCode !== 'Authorised') {
+      const refused = refusalOf(answer.value);
+      // An undecided payment is reversed by the gateway: by pspReference when Adyen gave one.
+      if (psp && refused.category === 'timeout') await req.keep?.({ pspReference: psp });
+      return { ok: false, failure: refused };
+    }
+    const authorisation: Authorisation = {
+      providerChargeId: psp!,
+      captured: false,
+      amount: req.amount,
+      ...(source.type === 'card' && { card: summaryOf(source.card) }),
+    };
+    if (!req.capture || req.amount === 0n) return ok(authorisation);
+
+    // A sale: capture now. Should this call not be answered, the gateway reverses by pspReference.
+    await req.keep?.({ pspReference: psp! });
+    const capture = await modify(psp!, 'captures', `${req.idempotencyKey}:capture`, amount.value);
+    if (capture.ok) return ok({ ...authorisation, captured: true, capture: capture.value });
+    // Refused for good: release the authorisation rather than leave it hanging. An unknown outcome is the gateway's to reverse.
+    if (!capture.failure.retryable) await modify(psp!, 'cancels', `${req.idempotencyKey}:cancel`);
+    return capture;
+  }
+
+  async function listStored(shopperReference: string): Promise<Result<Json[]>> {
+    return read(call('GET', '/storedPaymentMethods', { query: { shopperReference, merchantAccount } }), (answer) => {
+      const methods = answer.storedPaymentMethods ?? [];
+      if (!Array.isArray(methods)) throw new TypeError('storedPaymentMethods is not a list');
+      return methods.filter(isObject);
+    });
+  }
+
+  async function describe(providerToken: string, shopperReference: string): Promise<Result<StoredCard>> {
+    const listed = await listStored(shopperReference);
+    if (!listed.ok) return listed;
+    const entry = listed.value.find((m) => m.id === providerToken);
+    if (!entry) return { ok: false, failure: errorFailure(422, '800', false) };
+    const card = storedCardOf(entry);
+    if (!card) return failure('processor_error', 'INCOMPLETE_CARD', 'Adyen did not describe the stored card fully', false);
+    return ok({ providerToken, providerData: { shopperReference }, card });
+  }
+
+  return {
+    authorise,
+
+    capture: async (req) => {
+      const amount = amountIn(req.currency, req.amount);
+      if (!amount.ok) return amount;
+      const capture = await modify(req.providerChargeId, 'captures', req.idempotencyKey, amount.value);
+      return capture.ok ? ok({ ...capture.value, amount: req.amount }) : capture;
+    },
+
+    void: (req) => modify(req.providerChargeId, 'cancels', req.idempotencyKey),
+
+    refund: async (req) => {
+      const amount = amountIn(req.currency, req.amount);
+      if (!amount.ok) return amount;
+      const refund = await modify(req.providerChargeId, 'refunds', req.idempotencyKey, amount.value);
+      return refund.ok ? ok({ ...refund.value, providerRefundId: refund.value.providerReference }) : refund;
+    },
+
+    reverse: async (req) => {
+      const psp = req.providerChargeId ?? req.providerData?.pspReference;
+      const key = `${req.idempotencyKey}:reverse`;
+      if (psp) {
+        const reversal = await modify(psp, 'reversals', key);
+        return reversal.ok ? ok(undefined) : reversal;
+      }
+      // A technical cancel: whatever payment carries the attempt's key as its reference, if any.
+      const body = { merchantAccount, paymentReference: paymentReference(req.idempotencyKey), reference: paymentReference(key) };
+      return read(call('POST', '/cancels', { body, idempotencyKey: subCallKey(key) }), () => undefined);
+    },
+
+    checkCredentials: async () => read(call('POST', '/paymentMethods', { body: { merchantAccount } }), () => undefined),
+
+    storeCard: async (req) => {
+      if (req.source.type === 'single_use_token') return unsupported(TYPE, 'single-use tokens');
+      const { card } = req.source;
+      const shopperReference = req.ownerReference ?? paymentReference(req.idempotencyKey);
+      const body = storeRequest(card, req.currency ?? 'EUR', req.idempotencyKey, shopperReference, merchantAccount);
+      const answer = await call('POST', '/payments', { body, idempotencyKey: subCallKey(req.idempotencyKey, 'store') });
+      if (!answer.ok) return answer;
+      const resultCode = answer.value.resultCode;
+      if (typeof resultCode !== 'string') return badAnswer();
+      if (resultCode !== 'Authorised') {
+        const refused = refusalOf(answer.value);
+        // Nothing is stored on an undecided verification; calling it unknown would only start a reversal.
+        return { ok: false, failure: refused.category === 'timeout' ? { ...refused, category: 'processor_error' } : refused };
+      }
+      let providerToken = storedIdOf(answer.value);
+      if (!providerToken) {
+        // Older answers carry no id: the shopper's stored card with these digits and expiry.
+        const listed = await listStored(shopperReference);
+        if (!listed.ok) return listed;
+        const summary = summaryOf(card);
+        providerToken = listed.value
+          .map((m) => ({ id: m.id, card: storedCardOf(m) }))
+          .find(
+            (m) =>
+              m.card?.last4 === summary.last4 && m.card.expiryMonth === summary.expiryMonth && m.card.expiryYear === summary.expiryYear,
+          )?.id as string | undefined;
+        if (!providerToken) return failure('processor_error', 'NO_TOKEN', 'Adyen stored the card but did not say under which id', false);
+      }
+      return ok({ providerToken, providerData: { shopperReference }, card: summaryOf(card) });
+    },
+
+    describeStoredCard: async (req) => {
+      const shopperReference = req.providerData?.shopperReference;
+      return shopperReference ? describe(req.providerToken, shopperReference) : missingShopperReference();
+    },
+
+    updateStoredCard: async () => unsupported(TYPE, 'updating stored cards'),
+
+    deleteStoredCard: async (req) => {
+      const shopperReference = req.providerData?.shopperReference;
+      if (!shopperReference) return missingShopperReference();
+      const path = `/storedPaymentMethods/${encodeURIComponent(req.providerToken)}`;
+      return read(call('DELETE', path, { query: { shopperReference, merchantAccount } }), () => undefined);
+    },
+
+    createNetworkToken: async () => unsupported(TYPE, 'network tokens'),
+    debit: async () => unsupported(TYPE, 'bank account debits and PayTo'),
+    paymentState: async () => unsupported(TYPE, 'bank account debits and PayTo'),
+    createPayToAgreement: async () => unsupported(TYPE, 'PayTo'),
+  };
+}
+
+/** The failure a /payments answer other than Authorised stands for. */
+function refusalOf(answer: Json): ProviderFailure {
+  const code = answer.refusalReasonCode;
+  return paymentFailure(String(answer.resultCode), typeof code === 'string' ? code : undefined);
+}
+
+function missingShopperReference(): { ok: false; failure: ProviderFailure } {
+  return failure(
+    'invalid_request',
+    'NO_SHOPPER_REFERENCE',
+    'An Adyen stored payment method id needs its shopperReference (providerTokenData)',
+    false,
+  );
+}
