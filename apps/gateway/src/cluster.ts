@@ -45,9 +45,11 @@ export async function runPrimary({ workers, shutdownTimeoutMs, options, banner }
     stopping = true;
     const exits = running().map(async (worker) => {
       const exited = once(worker, 'exit') as Promise<[number | null, string | null]>;
-      if (worker.isConnected()) worker.send(STOP_MESSAGE);
+      // One still starting has nothing to drain, and does not listen for the message yet.
+      if (!ready.has(worker)) worker.process.kill('SIGTERM');
+      else if (worker.isConnected()) worker.send(STOP_MESSAGE);
       const [code, signal] = await exited;
-      if (code !== 0) failure ??= `worker ${worker.id} exited with ${signal ?? `code ${code}`}`;
+      if (code !== 0 && ready.has(worker)) failure ??= `worker ${worker.id} exited with ${signal ?? `code ${code}`}`;
     });
     await Promise.all(exits);
     await simulator?.close();

@@ -64,12 +64,15 @@ describe.runIf(inject('databaseServerUrl'))('a gateway stopped by SIGTERM during
 
     // A request begun but not finished when the signal comes (its headers are incomplete): its
     // connection is not idle, so the draining gateway waits for the rest and answers it.
-    const probe = connect(Number(new URL(gateway.url).port), '127.0.0.1');
-    await once(probe, 'connect');
-    probe.write('GET /health HTTP/1.1\r\nHost: gateway\r\n');
     let probeAnswer = '';
-    probe.on('data', (chunk: Buffer) => (probeAnswer += chunk.toString('utf8')));
-    const probeClosed = once(probe, 'close');
+    const startProbe = async () => {
+      const probe = connect(Number(new URL(gateway.url).port), '127.0.0.1');
+      await once(probe, 'connect');
+      probe.write('GET /health HTTP/1.1\r\nHost: gateway\r\n');
+      probe.on('data', (chunk: Buffer) => (probeAnswer += chunk.toString('utf8')));
+      return { probe, closed: once(probe, 'close') };
+    };
+    let probing: ReturnType<typeof startProbe> | undefined;
 
     const agent = new Agent({ keepAlive: true, maxSockets: LANES });
     const outcomes: Outcome[] = [];
@@ -85,6 +88,8 @@ describe.runIf(inject('databaseServerUrl'))('a gateway stopped by SIGTERM during
         inFlight -= 1;
         outcomes.push(outcome);
         if (outcome.kind === 'answer' && (answered += 1) === BURST) {
+          probing = startProbe();
+          await probing;
           signalledAt = Date.now();
           inFlightAtSignal = inFlight;
           gateway.child.kill('SIGTERM');
@@ -95,8 +100,9 @@ describe.runIf(inject('databaseServerUrl'))('a gateway stopped by SIGTERM during
     };
     await Promise.all(Array.from({ length: LANES }, (_, n) => lane(n)));
     agent.destroy();
+    const { probe, closed } = await probing!;
     probe.write('\r\n');
-    await probeClosed;
+    await closed;
     const { code, at: exitedAt } = await gateway.exited;
 
     expect(code).toBe(0);
