@@ -1,5 +1,6 @@
 // A gateway in a child process of its own, on a PostgreSQL database, as it is deployed: for the
-// benchmarks (run.ts) and for the tests that kill one (test/batch-crash.test.ts).
+// benchmarks (run.ts, with `workers` for GATEWAY_WORKERS) and for the tests that kill, stop or run
+// several of them (test/batch-crash, shutdown and several-processes tests).
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';

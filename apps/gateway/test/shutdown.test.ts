@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { connect } from 'node:net';
 import { once } from 'node:events';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newMasterKey } from '@gateway/core';
@@ -17,42 +18,47 @@ import { startReceiver } from './webhook-receiver';
  * process of its own (src/main.ts through tsx, with its own simulated acquirer) on PostgreSQL: every
  * request gets a whole answer, a refused connection or, for a kept-alive connection the gateway
  * closed as it was reused, a reset; no answer is a 5xx; what was not answered was not charged; no
- * charge is left PROCESSING, no job left claimed; the process exits 0 within its deadline.
+ * charge is left PROCESSING, no job left claimed; the process exits 0 within its deadline. And the
+ * signals: one Ctrl-C delivered twice is one stop, a second signal later exits at once.
  */
 const LANES = 20;
 const BURST = 200;
 const DEADLINE_SECONDS = 10;
 
-describe.runIf(inject('databaseServerUrl'))('a gateway stopped by SIGTERM during a burst of charges', () => {
-  it('answers what it received, charges nothing it did not answer, and exits 0 within its deadline', async () => {
-    const database = (await createTestDatabase())!;
-    const dir = mkdtempSync(join(tmpdir(), 'shutdown-'));
-    const masterKeys = `stop:${newMasterKey()}`;
+/** A gateway in a child process on a database of its own, and an account whose acquirer answers after `latencyMs`. */
+async function gatewayWithAccount(latencyMs: { minMs: number; maxMs: number }, env: Record<string, string> = {}) {
+  const database = (await createTestDatabase())!;
+  const dir = mkdtempSync(join(tmpdir(), 'shutdown-'));
+  const masterKeys = `stop:${newMasterKey()}`;
+  const gateway = await startWatchedGateway({
+    databaseUrl: database.url,
+    masterKeys,
+    env: { GATEWAY_DATA_DIR: dir, GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: String(DEADLINE_SECONDS), LOG_LEVEL: 'info', ...env },
+  });
+  const db = await openDatabase({ url: database.url, poolSize: 1 });
+  onTestFinished(async () => {
+    await gateway.kill();
+    await db.close();
+    await database.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const { secretKey, providerId } = await seedAccount(database.url, masterKeys, {
+    ...CHEAP_DOMESTIC,
+    latency: latencyMs,
+    timeoutMs: 10_000,
+  });
+  return { gateway, db, secretKey, providerId };
+}
+
+describe.runIf(inject('databaseServerUrl'))('a gateway stopped by SIGTERM', () => {
+  it('during a burst of charges answers what it received, charges nothing it did not answer, and exits 0 within its deadline', async () => {
     const receiver = await startReceiver();
-    const gateway = await startWatchedGateway({
-      databaseUrl: database.url,
-      masterKeys,
-      env: {
-        GATEWAY_DATA_DIR: dir,
-        GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: String(DEADLINE_SECONDS),
-        GATEWAY_WEBHOOK_ALLOW_PRIVATE: 'true',
-        LOG_LEVEL: 'info',
-      },
-    });
-    const db = await openDatabase({ url: database.url, poolSize: 1 });
-    onTestFinished(async () => {
-      await gateway.kill();
-      await db.close();
-      await receiver.close();
-      await database.drop();
-      rmSync(dir, { recursive: true, force: true });
-    });
+    onTestFinished(() => receiver.close());
     // Milliseconds at the acquirer, so that the signal finds charges in flight.
-    const { secretKey, providerId } = await seedAccount(database.url, masterKeys, {
-      ...CHEAP_DOMESTIC,
-      latency: { minMs: 5, maxMs: 20 },
-      timeoutMs: 10_000,
-    });
+    const { gateway, db, secretKey, providerId } = await gatewayWithAccount(
+      { minMs: 5, maxMs: 20 },
+      { GATEWAY_WEBHOOK_ALLOW_PRIVATE: 'true' },
+    );
     // Deliveries the receiver answers after 1.5 s: the signal finds jobs running.
     receiver.plan('/hooks', ...Array<'slow'>(BURST).fill('slow'));
     const subscribed = await client(gateway.url, secretKey).post('/webhook/subscription', {
@@ -138,5 +144,34 @@ describe.runIf(inject('databaseServerUrl'))('a gateway stopped by SIGTERM during
     expect(output).not.toContain('Cannot use a pool after calling end');
     expect(gateway.logLines().filter((line) => Number(line.level) >= 50)).toEqual([]);
     expect(gateway.logLines().map((line) => line.msg)).toEqual(expect.arrayContaining(['stopping', 'stopped']));
+  }, 180_000);
+
+  it('takes one Ctrl-C that arrives twice as one, and exits at once on a second signal later', async () => {
+    // A charge the acquirer answers after 5 s: a graceful stop waits for it.
+    const { gateway, db, secretKey, providerId } = await gatewayWithAccount({ minMs: 5_000, maxMs: 5_000 });
+    const charging = client(gateway.url, secretKey)
+      .post('/charge/card', {
+        amount: 10,
+        currency: 'AUD',
+        providerId,
+        paymentInformation: card(),
+      })
+      // The process exits under it: its connection ends without an answer.
+      .catch(() => undefined);
+    await expect.poll(() => db.prisma.charge.count({ where: { status: 'PROCESSING' } }), { timeout: 30_000 }).toBe(1);
+
+    gateway.child.kill('SIGINT');
+    await sleep(10);
+    gateway.child.kill('SIGINT');
+    await sleep(1_000);
+    expect(gateway.child.exitCode).toBeNull();
+
+    const secondAt = Date.now();
+    gateway.child.kill('SIGTERM');
+    const { code, at } = await gateway.exited;
+    expect(code).toBe(1);
+    expect(at - secondAt).toBeLessThan(1_500);
+    expect(gateway.logLines().map((line) => line.msg)).toEqual(expect.arrayContaining(['stopping', 'second signal: exiting at once']));
+    await charging;
   }, 180_000);
 });
