@@ -16,12 +16,14 @@ const serverUrl = process.env.DATABASE_URL || '';
 const databaseUrl = process.env.E2E_DATABASE_URL ?? (serverUrl ? createDatabase(serverUrl) : '');
 const gatewayUrl = `http://127.0.0.1:${process.env.E2E_GATEWAY_PORT ?? 3199}`;
 const dashboardUrl = `http://127.0.0.1:${process.env.E2E_DASHBOARD_PORT ?? 3198}`;
+const metricsUrl = `http://127.0.0.1:${process.env.E2E_METRICS_PORT ?? 3196}/metrics`;
 Object.assign(process.env, {
   E2E_DATA_DIR: dataDir,
   E2E_SERVER_URL: serverUrl,
   E2E_DATABASE_URL: databaseUrl,
   E2E_GATEWAY_URL: gatewayUrl,
   E2E_DASHBOARD_URL: dashboardUrl,
+  E2E_METRICS_URL: metricsUrl,
 });
 
 const chromium = {
@@ -85,6 +87,7 @@ export default defineConfig({
         DATABASE_URL: databaseUrl,
         LOG_LEVEL: 'warn',
         GATEWAY_DASHBOARD_URL: dashboardUrl,
+        GATEWAY_METRICS_PORT: new URL(metricsUrl).port,
       },
     },
     {

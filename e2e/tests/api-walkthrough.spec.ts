@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { metricsUrl } from './support';
 
 /** The README's walk-through, against the demo account a fresh start created. */
 const demo = JSON.parse(readFileSync(join(process.env.E2E_DATA_DIR ?? '', 'demo-account.json'), 'utf8')) as {
@@ -81,7 +82,9 @@ test('least cost picks the cheaper acquirer for the card; a decline is stored as
 
 test('operational endpoints answer', async ({ request }) => {
   expect(await (await request.get('/health')).json()).toEqual({ status: 'ok' });
-  expect((await request.get('/metrics')).status()).toBe(200);
+  // Metrics have a port of their own, on this machine only: not the API's.
+  expect((await request.get('/metrics')).status()).toBe(404);
+  expect((await request.get(metricsUrl)).status()).toBe(200);
   const doc = await (await request.get('/openapi.json')).json();
   expect(Object.keys(doc.paths)).toContain('/charge/card');
 });

@@ -77,6 +77,8 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
       GATEWAY_MASTER_KEYS: options.masterKeys,
       LOG_LEVEL: 'warn',
       GATEWAY_WORKERS: String(options.workers ?? 1),
+      // Several gateways may run on this machine at once: each its own metrics port.
+      GATEWAY_METRICS_PORT: '0',
       ...options.env,
     },
     stdio: options.stdio ?? ['ignore', 'inherit', 'inherit'],

@@ -25,6 +25,8 @@ export interface GatewayConfig {
   webhookAllowPrivate: boolean;
   /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES=USD:AUD=1.5234,…; docs/operations.md). */
   exchangeRates: ExchangeRates;
+  /** Where GET /metrics is served: its own port, on this machine only by default (docs/operations.md). */
+  metrics: { port: number; host: string };
   /** Gateway processes sharing the port (GATEWAY_WORKERS; more than one needs PostgreSQL). */
   workers: number;
   /** Database connections each process may open: GATEWAY_DB_POOL_SIZE, the host's budget, shared among the workers. */
@@ -118,6 +120,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     ccvRetentionSeconds: ccvRetention(env.GATEWAY_CCV_RETENTION_SECONDS),
     webhookAllowPrivate: env.GATEWAY_WEBHOOK_ALLOW_PRIVATE === 'true',
     exchangeRates: exchangeRates(env.GATEWAY_EXCHANGE_RATES ?? ''),
+    metrics: { port: integer('GATEWAY_METRICS_PORT', env.GATEWAY_METRICS_PORT, 9464), host: env.GATEWAY_METRICS_HOST || '127.0.0.1' },
     workers,
     databasePoolSize: poolSizePerProcess(env, workers),
     shutdownTimeoutSeconds: integer('GATEWAY_SHUTDOWN_TIMEOUT_SECONDS', env.GATEWAY_SHUTDOWN_TIMEOUT_SECONDS, SHUTDOWN_TIMEOUT_SECONDS, 1),

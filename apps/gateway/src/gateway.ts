@@ -1,4 +1,4 @@
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createServices, systemClock, type Clock, type Services } from '@gateway/api';
@@ -8,9 +8,9 @@ import { createJobQueue, startWorker, type Worker } from '@gateway/jobs';
 import { startSimulator, type Simulator } from '@gateway/providers';
 import type { Logger } from 'pino';
 import { ensureDemoAccount, type DemoAccount } from './demo';
-import { createMetrics } from './http/metrics';
 import { serveDrainable, type DrainableServer } from './http/drain';
-import { createRequestListener } from './http/server';
+import { createMetrics, createMetricsListener } from './http/metrics';
+import { answerClientError, createRequestListener } from './http/server';
 
 export interface GatewayOptions {
   port: number;
@@ -42,6 +42,8 @@ export interface GatewayOptions {
   shutdownTimeoutMs?: number;
   /** Apply migrations and seed the demo account (default true); the workers of a cluster leave both to its primary. */
   startupWork?: boolean;
+  /** Where GET /metrics is served (never on the API port); absent: nowhere. */
+  metrics?: { port: number; host: string };
 }
 
 export interface Gateway {
@@ -49,6 +51,8 @@ export interface Gateway {
   services: Services;
   database: Database;
   simulatorUrl: string;
+  /** Where GET /metrics answers, when served. */
+  metricsUrl: string | undefined;
   demo: DemoAccount | undefined;
   /** Runs background jobs (vault erasure); `runDue()` runs what is due now. */
   worker: Worker;
@@ -74,6 +78,22 @@ const starting: RequestListener = (_req, res) => {
   res.setHeader('retry-after', '1');
   res.end(JSON.stringify({ message: 'The gateway is starting', code: 37, isRetryable: true }));
 };
+
+/** Closes a server and every connection it has, whatever they are doing. */
+const closeNow = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+
+/** Listens on `port` (0: any free one) and `host`; the URL it answers at. */
+async function listen(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  return `http://${host}:${(server.address() as AddressInfo).port}`;
+}
 
 function open(options: GatewayOptions, poolSize: number | undefined): Promise<Database> {
   const { logger } = options;
@@ -140,6 +160,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   let database: Database | undefined;
   let simulator: Simulator | undefined;
   let http: DrainableServer | undefined;
+  let metricsServer: Server | undefined;
   let worker: Worker | undefined;
   const step = (what: string, closing: Promise<unknown> | undefined) =>
     closing?.catch((err: unknown) => logger.warn({ err }, `closing ${what} failed`));
@@ -148,6 +169,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     (closing ??= (async () => {
       const [answeredAll] = await Promise.all([step('HTTP', http?.drain(drainMs)), step('the job worker', worker?.stop())]);
       if (answeredAll === false) logger.warn({ seconds: drainMs / 1000 }, 'requests still unanswered at the shutdown timeout were cut');
+      await step('metrics', metricsServer && closeNow(metricsServer));
       await step('the simulated acquirer', simulator?.close());
       await step('the database', database?.close());
     })());
@@ -170,11 +192,13 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     let listener = starting;
     const server = createServer();
     http = serveDrainable(server, (req, res) => listener(req, res));
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port, options.host, resolve);
-    });
-    const url = `http://${options.host}:${(server.address() as AddressInfo).port}`;
+    const url = await listen(server, options.port, options.host);
+    const metrics = createMetrics();
+    let metricsUrl: string | undefined;
+    if (options.metrics) {
+      metricsServer = createServer(createMetricsListener(metrics));
+      metricsUrl = `${await listen(metricsServer, options.metrics.port, options.metrics.host)}/metrics`;
+    }
     const publicUrl = options.publicUrl ?? url;
 
     const services = servicesOf(database, options, { simulatorUrl, publicUrl });
@@ -183,10 +207,11 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     await services.maintenance.start();
 
     const db = database.prisma;
+    server.on('clientError', answerClientError(services.config.errorDocsUrl));
     listener = createRequestListener({
       services,
       logger,
-      metrics: createMetrics(),
+      metrics,
       publicUrl,
       // Draining: 503 at once, so that load balancers send nothing more here.
       health: async () => {
@@ -195,7 +220,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
         return true;
       },
     });
-    return { url, services, database, simulatorUrl, demo, worker, close };
+    return { url, services, database, simulatorUrl, metricsUrl, demo, worker, close };
   } catch (error) {
     await close();
     throw error;

@@ -21,10 +21,14 @@ const REDACT = [
   'req.headers.authorization',
 ];
 
-const CARD_LIKE = /\b\d{13,19}\b/g;
+/** 13 to 19 digits, a space, dash or URL-encoded space allowed between them: what may be a card number. */
+const CARD_LIKE = /\b\d(?:(?:[ -]|%20)?\d){12,18}\b/g;
 
 export function maskDigits(text: string): string {
-  return text.replace(CARD_LIKE, (digits) => `${digits.slice(0, 6)}…${digits.slice(-4)}`);
+  return text.replace(CARD_LIKE, (run) => {
+    const digits = run.replace(/%20|\D/g, '');
+    return `${digits.slice(0, 6)}…${digits.slice(-4)}`;
+  });
 }
 
 export function createLogger(level: string, destination?: DestinationStream): Logger {

@@ -35,6 +35,7 @@ const options: GatewayOptions = {
   ccvRetentionSeconds: config.ccvRetentionSeconds,
   webhookAllowPrivate: config.webhookAllowPrivate,
   exchangeRates: config.exchangeRates,
+  metrics: config.metrics,
   databasePoolSize: config.databasePoolSize,
   shutdownTimeoutMs,
   // A cluster's primary did the start-up work before it started its workers.
@@ -57,7 +58,7 @@ if (config.workers > 1 && cluster.isPrimary) {
     process.send?.({ type: READY_MESSAGE, url: gateway.url });
   } else {
     stopOnSignals(logger, shutdownTimeoutMs, () => gateway.close());
-    logger.info({ url: gateway.url, database: gateway.database.kind }, 'gateway started');
+    logger.info({ url: gateway.url, metrics: gateway.metricsUrl, database: gateway.database.kind }, 'gateway started');
     if (gateway.demo) banner(gateway.demo);
   }
 }

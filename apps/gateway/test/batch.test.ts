@@ -131,6 +131,30 @@ describe('a batch', () => {
     expect(status.body).toEqual({ ...created.body, success: 3, failure: 3, status: 'SUCCESS', progress: 1 });
   });
 
+  it('writes text a spreadsheet would run as a formula with a leading quote in its results; amounts stay numbers', async () => {
+    const approved = await savedCard();
+    const batchId = await submitted(
+      csv(
+        `${approved},15.5,AUD,"=HYPERLINK(""http://evil.example"",""x"")"`,
+        `${approved},2,AUD,-5`,
+        `${approved},3,AUD,@SUM(A1)`,
+        `${approved},4,AUD,+1`,
+        `=1+2,5,AUD,a-b`,
+      ),
+    );
+    await drain();
+    const lines = String((await a.api.get(`/batch/${batchId}`)).body.results).split('\n');
+    const chargeIds = (await a.api.get<{ charges: Body[] }>(`/charge?BatchId=${batchId}`)).body.charges.map((c) => c.chargeId);
+    expect(chargeIds).toHaveLength(4);
+    expect(lines.slice(1).map((line) => line.replace(/,SUCCESS,\w+,/, ',SUCCESS,<id>,'))).toEqual([
+      `${approved},15.5,AUD,"'=HYPERLINK(""http://evil.example"",""x"")",SUCCESS,<id>,,,,`,
+      `${approved},2,AUD,"'-5",SUCCESS,<id>,,,,`,
+      `${approved},3,AUD,"'@SUM(A1)",SUCCESS,<id>,,,,`,
+      `${approved},4,AUD,"'+1",SUCCESS,<id>,,,,`,
+      `"'=1+2",5,AUD,a-b,FAILED,,Payment method not found,,,false`,
+    ]);
+  });
+
   it('is FAILED when no row could be charged', async () => {
     const declined = await savedCard(INSUFFICIENT_FUNDS);
     const batchId = await submitted(csv(`${declined},5,AUD,a`, `${declined},6,AUD,b`));

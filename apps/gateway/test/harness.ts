@@ -13,6 +13,8 @@ export interface TestGateway {
   url: string;
   /** Every log line the gateway wrote, as text. */
   logs: string[];
+  /** Its PostgreSQL database (for pg_dump); undefined on the embedded one. */
+  databaseUrl: string | undefined;
   close(): Promise<void>;
 }
 
@@ -61,12 +63,14 @@ export async function startTestGateway(options: Partial<GatewayOptions> = {}): P
     ccvRetentionSeconds: 300,
     // Test webhook receivers listen on 127.0.0.1.
     webhookAllowPrivate: true,
+    metrics: { port: 0, host: '127.0.0.1' },
     ...options,
   });
   const t: TestGateway = {
     gateway,
     url: gateway.url,
     logs,
+    databaseUrl: database?.url,
     close: async () => {
       try {
         await expectNoCardData(t, [], TEST_CARD_NUMBERS, []);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bindInput } from './binding';
+import { bindInput, notFreeText } from './binding';
 
 const schema = z.object({
   providerId: z.string(),
@@ -8,7 +8,7 @@ const schema = z.object({
   capture: z.boolean().optional(),
   limit: z.number().int().optional(),
   initiator: z.enum(['CUSTOMER', 'MERCHANT']).optional(),
-  paymentInformation: z.object({ cardNumber: z.string(), cardholder: z.string().optional() }).optional(),
+  paymentInformation: z.object({ cardNumber: z.string().register(notFreeText), cardholder: z.string().optional() }).optional(),
   metadata: z.record(z.string(), z.string()).optional(),
   webhook: z.object({ url: z.string() }).optional(),
   items: z.array(z.object({ quantity: z.number() })).optional(),
@@ -52,5 +52,30 @@ describe('bindInput', () => {
 
   it('leaves values it cannot convert for the schema to refuse', () => {
     expect(bindInput(schema, { limit: 'ten', capture: 'maybe', initiator: 7 })).toEqual({ limit: 'ten', capture: 'maybe', initiator: 7 });
+  });
+
+  it('refuses a card number in free text, naming the field but not quoting it, and lets order numbers through', () => {
+    const refusal = (input: unknown) => {
+      try {
+        bindInput(schema, input);
+      } catch (error) {
+        return { message: (error as Error).message, details: (error as { details?: unknown }).details };
+      }
+      return undefined;
+    };
+    const reason = 'Looks like a card number: send card numbers only in card fields';
+    expect(refusal({ providerId: 'ref 4111-1111-1111-1111' })).toEqual({
+      message: `providerId: ${reason}`,
+      details: { providerId: reason },
+    });
+    expect(refusal({ PaymentInformation: { cardHolder: '5555 5555 5555 4444' } })?.details).toEqual({
+      'paymentInformation.cardholder': reason,
+    });
+    expect(refusal({ items: [{ quantity: 1 }, { quantity: '378282246310005' }] })?.details).toEqual({ 'items.1.quantity': reason });
+    expect(refusal({ metadata: { note: 'x 4242424242424242' } })?.details).toEqual({ 'metadata.note': reason });
+    expect(JSON.stringify(refusal({ metadata: { '4242424242424242': 'x' } }))).not.toContain('4242424242424242');
+    expect(refusal({ metadata: { '4242424242424242': 'x' } })?.details).toEqual({ 'metadata (a key)': reason });
+    // The card field itself, and digits that merely pass Luhn.
+    expect(refusal({ paymentInformation: { cardNumber: '4111111111111111' }, providerId: 'order 1234567812345670' })).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { TRPCError } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ApiError, type ErrorName } from '@gateway/core';
 import { z } from 'zod';
 
@@ -70,4 +71,34 @@ export function renderApiError(error: ApiError, resource: string, docsUrl: strin
     gatewayCode: error.gatewayCode ?? null,
     gatewayMessage: error.gatewayMessage ?? null,
   };
+}
+
+/** tRPC's names of the statuses the API answers with (its own table is not a public export). */
+const TRPC_CODE_BY_HTTP: Readonly<Record<number, TRPC_ERROR_CODE_KEY>> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  402: 'PAYMENT_REQUIRED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  408: 'TIMEOUT',
+  409: 'CONFLICT',
+  412: 'PRECONDITION_FAILED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'UNPROCESSABLE_CONTENT',
+  429: 'TOO_MANY_REQUESTS',
+  501: 'NOT_IMPLEMENTED',
+  502: 'BAD_GATEWAY',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'GATEWAY_TIMEOUT',
+};
+
+/**
+ * The tRPC code (name and JSON-RPC number) that says what an API error's HTTP status says: an
+ * ApiError thrown in a procedure is not a TRPCError, so tRPC would label a 404 INTERNAL_SERVER_ERROR.
+ */
+export function trpcCodeOf(http: number) {
+  const key = TRPC_CODE_BY_HTTP[http] ?? (http < 500 ? 'BAD_REQUEST' : 'INTERNAL_SERVER_ERROR');
+  return { key, number: TRPC_ERROR_CODES_BY_KEY[key] };
 }

@@ -2,9 +2,9 @@ import { ApiError } from '@gateway/core';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
-import { bindInput } from './binding';
+import { bindInput, refuseCardNumber } from './binding';
 import { header, type Context } from './context';
-import { renderApiError, toApiError } from './errors';
+import { renderApiError, toApiError, trpcCodeOf } from './errors';
 
 export type Meta = OpenApiMeta<{
   /** 201 for operations that create a resource the spec answers with 201. */
@@ -23,7 +23,8 @@ const t = initTRPC
     errorFormatter({ shape, error, ctx }) {
       const apiError = toApiError(error);
       const body = renderApiError(apiError, ctx?.request.path ?? '', ctx?.services.config.errorDocsUrl ?? '');
-      return { ...shape, message: body.message, data: { code: shape.data.code, httpStatus: apiError.http, apiError: body } };
+      const code = trpcCodeOf(apiError.http);
+      return { ...shape, code: code.number, message: body.message, data: { code: code.key, httpStatus: apiError.http, apiError: body } };
     },
   });
 
@@ -79,6 +80,7 @@ function bindTo(schema: z.ZodType) {
 const idempotency = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
   const key = header(ctx, 'idempotency-key');
   if (!meta?.idempotent || !key || !ctx.account) return next();
+  refuseCardNumber('Idempotency-Key', key);
   const { account, services, request } = ctx;
   const claim = await services.idempotency.claim(account.id, key, request, await getRawInput());
   if (claim.kind === 'replay') {

@@ -1,8 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { ApiError } from '@gateway/core';
-import { findImpreciseNumber } from './json-numbers';
+import { scanJson } from './json-scan';
 
 const MB = 1024 * 1024;
+/** Deepest nesting of arrays and objects a body may have: every operation's input needs fewer than 8. */
+export const MAX_JSON_DEPTH = 32;
 
 const isBatch = (path: string) => path.toLowerCase().startsWith('/batch');
 
@@ -11,11 +13,8 @@ export function bodyLimit(path: string): number {
   return isBatch(path) ? 10 * MB : 1 * MB;
 }
 
-/**
- * Reads and parses a JSON request body. Any content type is read as JSON (some clients omit it
- * or add a charset); an empty body, `{}` and `[]` all mean "no fields".
- */
-export async function readJsonBody(req: IncomingMessage, path: string): Promise<Record<string, unknown>> {
+/** The request body's bytes as sent, size-limited (413): for a route that must read them raw (a signed notification). */
+export async function readRawBody(req: IncomingMessage, path: string): Promise<Buffer> {
   const limit = bodyLimit(path);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(path);
@@ -26,8 +25,20 @@ export async function readJsonBody(req: IncomingMessage, path: string): Promise<
     if (size > limit) throw tooLarge(path);
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString('utf8').trim();
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Reads and parses a JSON request body. Any content type is read as JSON (some clients omit it
+ * or add a charset); an empty body, `{}` and `[]` all mean "no fields".
+ */
+export async function readJsonBody(req: IncomingMessage, path: string): Promise<Record<string, unknown>> {
+  const text = (await readRawBody(req, path)).toString('utf8').trim();
   if (text === '') return {};
+  const scan = scanJson(text, MAX_JSON_DEPTH);
+  if (scan.tooDeep) {
+    throw new ApiError('ValidationError', { message: `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep` });
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -35,7 +46,7 @@ export async function readJsonBody(req: IncomingMessage, path: string): Promise<
     throw new ApiError('ValidationError', { message: 'The request body is not valid JSON' });
   }
   // The literal is not echoed: it may be a card number sent as a JSON number.
-  if (findImpreciseNumber(text) !== undefined) {
+  if (scan.impreciseNumber !== undefined) {
     throw new ApiError('ValidationError', {
       message: 'A number has more than 15 significant digits and cannot be kept exactly; send it as a string',
     });

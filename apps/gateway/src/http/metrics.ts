@@ -1,3 +1,4 @@
+import type { RequestListener } from 'node:http';
 import { appRouter } from '@gateway/api';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
@@ -28,7 +29,7 @@ export function createMetrics() {
   };
 }
 
-const OPERATIONAL = new Set(['/health', '/metrics', '/openapi.json', '/errorcodes']);
+const OPERATIONAL = new Set(['/health', '/openapi.json', '/errorcodes']);
 
 const ROUTES = [
   ...new Set(
@@ -49,3 +50,28 @@ export function routeOf(path: string): string {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * Serves GET /metrics on a listener of its own (GATEWAY_METRICS_HOST:GATEWAY_METRICS_PORT, this
+ * machine only by default): the API port never shows it to the internet.
+ */
+export function createMetricsListener(metrics: Metrics): RequestListener {
+  return (req, res) => {
+    res.setHeader('cache-control', 'no-store');
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => {
+        res.setHeader('content-type', metrics.registry.contentType);
+        res.end(text);
+      },
+      () => {
+        res.statusCode = 500;
+        res.end();
+      },
+    );
+  };
+}

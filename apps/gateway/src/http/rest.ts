@@ -33,12 +33,15 @@ function sendError(res: ServerResponse, error: ApiError, body: ApiErrorBody) {
 /**
  * The query string as trpc-to-openapi reads it (name → values), in an object without a prototype
  * and without the names that would reach one: `?constructor=1` must be an unknown parameter,
- * not Object.prototype.constructor.
+ * not Object.prototype.constructor. `Name[]` and `Name[0]` (how PHP and some JavaScript clients
+ * spell repeated parameters) are `Name` given again: a parameter the schema takes as a list
+ * gets every value, any other answers 400 when given more than once (never silently dropped).
  */
 function queryOf(req: IncomingMessage): Record<string, string[]> {
   const query: Record<string, string[]> = Object.create(null);
   const search = (req.url ?? '').split('?').slice(1).join('?');
-  for (const [name, value] of new URLSearchParams(search)) {
+  for (const [spelled, value] of new URLSearchParams(search)) {
+    const name = spelled.replace(/\[\d*\]$/, '');
     if (name === '__proto__' || name === 'constructor' || name === 'prototype') continue;
     (query[name] ??= []).push(value);
   }

@@ -1,6 +1,7 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { openApiDocument, type Services } from '@gateway/api';
-import { ERRORS } from '@gateway/core';
+import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { openApiDocument, renderApiError, type Services } from '@gateway/api';
+import { ApiError, ERRORS } from '@gateway/core';
 import type { Logger } from 'pino';
 import { maskDigits } from '../logger';
 import { createCors } from './cors';
@@ -36,9 +37,6 @@ export function createRequestListener({ services, logger, metrics, publicUrl, he
       const ok = await health().catch(() => false);
       return send(res, ok ? 200 : 503, 'application/json', JSON.stringify({ status: ok ? 'ok' : 'unavailable' }));
     }
-    if (req.method === 'GET' && path === '/metrics') {
-      return send(res, 200, metrics.registry.contentType, await metrics.registry.metrics());
-    }
     if (req.method === 'GET' && path === '/openapi.json') {
       openapi ??= JSON.stringify(openApiDocument(publicUrl));
       return send(res, 200, 'application/json', openapi);
@@ -53,6 +51,8 @@ export function createRequestListener({ services, logger, metrics, publicUrl, he
 
   return (req, res) => {
     const started = process.hrtime.bigint();
+    // Answers hold account data: no browser or proxy may keep one.
+    res.setHeader('cache-control', 'no-store');
     const path = pathOf(req);
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -65,5 +65,26 @@ export function createRequestListener({ services, logger, metrics, publicUrl, he
       logger.error({ err: error, path: maskDigits(path) }, 'unhandled error');
       if (!res.headersSent) send(res, 500, 'application/json', JSON.stringify({ message: 'Internal error', code: 1 }));
     });
+  };
+}
+
+/**
+ * Answers a request Node's HTTP parser refused before any handler saw it (headers over 16 KB: 431;
+ * anything malformed: 400) with the API error body, not Node's bare status line.
+ */
+export function answerClientError(docsUrl: string) {
+  return (error: Error & { code?: string }, socket: Duplex) => {
+    if (!socket.writable || error.code === 'ECONNRESET') {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const http = tooLarge ? 431 : 400;
+    const message = tooLarge ? 'The request line and headers are larger than 16 KB' : 'The request is not valid HTTP';
+    const body = JSON.stringify(renderApiError(new ApiError('ValidationError', { http, message }), '', docsUrl));
+    socket.end(
+      `HTTP/1.1 ${http} ${STATUS_CODES[http]}\r\ncontent-type: application/json\r\ncache-control: no-store\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
   };
 }

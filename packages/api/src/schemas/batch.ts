@@ -1,17 +1,22 @@
 import { z } from 'zod';
-import { dateOutput, metadataInput, uncoerced, webhookInput } from './common';
+import { notFreeText } from '../binding';
+import { dateOutput, MAX_COUNT, metadataInput, uncoerced, webhookInput } from './common';
 
 export const BATCH_STATUSES = ['RECEIVED', 'CREATED', 'IN_PROGRESS', 'SUCCESS', 'FAILED'] as const;
 
 /** The body of POST /batch/transaction/payment_method; its content is checked by services/batches/input.ts. */
 export const newBatchInput = z.object({
-  count: uncoerced(z.number().int()).meta({ description: 'Number of transactions in `batch` (else 101)' }),
+  count: uncoerced(z.number().int().min(0).max(MAX_COUNT)).meta({ description: 'Number of transactions in `batch` (else 101)' }),
   description: z.string().optional().meta({ description: 'Up to 100 characters (else 101)' }),
-  batch: z.string().meta({
-    description:
-      'CSV: the header PaymentMethodId,Amount,Currency,Reference, then one line per transaction (a bad line: 102, with details.line)',
-    example: 'PaymentMethodId,Amount,Currency,Reference\n3a5c…,15.5,AUD,invoice-1',
-  }),
+  batch: z
+    .string()
+    .meta({
+      description:
+        'CSV: the header PaymentMethodId,Amount,Currency,Reference, then one line per transaction (a bad line: 102, with details.line)',
+      example: 'PaymentMethodId,Amount,Currency,Reference\n3a5c…,15.5,AUD,invoice-1',
+    })
+    // Its free text (References) is checked line by line, so a problem names the line.
+    .register(notFreeText),
   webhook: webhookInput.optional().meta({ description: 'Told of status changes (also accepted as webhookConfig)' }),
   metadata: metadataInput.optional(),
 });

@@ -1,5 +1,6 @@
 import { isValidCardNumber, isValidCcv, normaliseCardNumber, parseExpiry } from '@gateway/core';
 import { z } from 'zod';
+import { notFreeText } from '../binding';
 import { issueParams } from '../errors';
 
 /** CardRequestInformation. Card data never appears in an error message or detail. */
@@ -14,7 +15,8 @@ export const cardInput = z.object({
       { message: 'Invalid Card Number', ...issueParams('InvalidCardNumber') },
     )
     .transform((n) => normaliseCardNumber(n) ?? n)
-    .meta({ example: '4111111111111111' }),
+    .meta({ example: '4111111111111111' })
+    .register(notFreeText),
   expiryDate: z
     .string()
     .refine((e) => parseExpiry(e) !== undefined, { message: 'Expiry date must be MM/YY', ...issueParams('InvalidExpiryDate') })

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notFreeText } from '../binding';
 import { cardInput } from './card';
 import {
   addressInput,
@@ -178,18 +179,21 @@ export type NetworkTokenChargeInput = z.infer<typeof networkTokenChargeInput>;
 
 /** A device wallet (Apple Pay) token as the wallet produced it. */
 export const walletTokenInput = z.object({
-  paymentData: z.object({
-    data: z.string().min(1).max(20_000),
-    signature: z.string().max(20_000).optional(),
-    header: z
-      .object({
-        publicKeyHash: z.string().max(200).optional(),
-        ephemeralPublicKey: z.string().max(1000).optional(),
-        transactionId: z.string().max(200).optional(),
-      })
-      .optional(),
-    version: z.string().max(20),
-  }),
+  paymentData: z
+    .object({
+      data: z.string().min(1).max(20_000),
+      signature: z.string().max(20_000).optional(),
+      header: z
+        .object({
+          publicKeyHash: z.string().max(200).optional(),
+          ephemeralPublicKey: z.string().max(1000).optional(),
+          transactionId: z.string().max(200).optional(),
+        })
+        .optional(),
+      version: z.string().max(20),
+    })
+    // Base64 and hashes as the wallet made them, never stored.
+    .register(notFreeText),
   paymentMethod: z
     .object({ displayName: z.string().max(100).optional(), network: z.string().max(40).optional(), type: z.string().max(40).optional() })
     .optional(),

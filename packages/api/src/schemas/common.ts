@@ -1,5 +1,6 @@
-import { findCountry, findCurrency, parseDecimal, parseWireDate, type ErrorName } from '@gateway/core';
+import { findCountry, findCurrency, isWithinAmountRange, parseDecimal, parseWireDate, type ErrorName } from '@gateway/core';
 import { z } from 'zod';
+import { emptyIsAValue } from '../binding';
 import { issueParams } from '../errors';
 
 /**
@@ -14,17 +15,29 @@ export function uncoerced<T extends z.ZodType>(schema: T) {
 
 export const booleanInput = uncoerced(z.boolean());
 
+/** The largest count or offset an input takes: a 32-bit integer, what every integer column holds. */
+export const MAX_COUNT = 2 ** 31 - 1;
+
+/** Decimal text or number whose magnitude is below 10^15: amounts and amount bounds, body or query. */
+function isAmount(value: string | number): boolean {
+  const decimal = parseDecimal(value);
+  return decimal !== undefined && isWithinAmountRange(decimal);
+}
+const AMOUNT_PROBLEM = { message: 'Amount must be a decimal number below 1,000,000,000,000,000', ...issueParams('InvalidAmount') };
+
 /** Amount on the wire: a JSON number or numeric text (the Java client sends text). */
 export const amountInput = z
   .union([z.number(), z.string()])
-  .refine((v) => parseDecimal(v) !== undefined, { message: 'Amount must be a decimal number', ...issueParams('InvalidAmount') })
+  .refine(isAmount, AMOUNT_PROBLEM)
   .meta({ description: 'Decimal amount in major units, e.g. 15.5. Numeric strings are accepted.', example: 15.5 });
 
-/** Amount in a query string. */
+/** Amount in a query string; given empty, it is refused (400), not taken as absent. */
 export const amountQuery = z
   .string()
-  .refine((v) => parseDecimal(v) !== undefined, { message: 'Amount must be a decimal number', ...issueParams('InvalidAmount') })
+  .refine(isAmount, AMOUNT_PROBLEM)
   .meta({ description: 'Decimal amount in major units, e.g. 15.5', example: '15.5' });
+// `?amount=` on a refund is a mistake to refuse, not "refund everything".
+emptyIsAValue.add(amountQuery);
 
 /** ISO 4217 code in any case, answered in upper case. */
 export const currencyInput = z
@@ -86,7 +99,7 @@ export const orderInput = z.object({
         productCode: z.string().max(100).optional(),
         commodityCode: z.string().max(100).optional(),
         description: z.string().max(500).optional(),
-        quantity: uncoerced(z.number().int().min(0)).optional(),
+        quantity: uncoerced(z.number().int().min(0).max(MAX_COUNT)).optional(),
         unitOfMeasure: z.string().max(20).optional(),
         amount: amountInput.optional(),
         taxAmount: amountInput.optional(),
@@ -117,7 +130,7 @@ export const nameInput = z.string().max(40);
 /** Paging of every search: newest first unless sortBy says otherwise. */
 export const pagingInput = {
   limit: uncoerced(z.number().int().min(1).max(100)).optional().meta({ description: 'Page size, 1–100 (default 20)' }),
-  skip: uncoerced(z.number().int().min(0)).optional().meta({ description: 'Items to skip (default 0)' }),
+  skip: uncoerced(z.number().int().min(0).max(MAX_COUNT)).optional().meta({ description: 'Items to skip (default 0)' }),
 };
 
 export const DEFAULT_PAGE_SIZE = 20;

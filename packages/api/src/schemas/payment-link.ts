@@ -1,5 +1,6 @@
 import { CALLS_TO_ACTION, checkImageDataUri, IMAGE_PROBLEMS, PAYMENT_TYPES } from '@gateway/core';
 import { z } from 'zod';
+import { notFreeText } from '../binding';
 import { amountInput, currencyInput, dateOutput, metadataInput, uncoerced } from './common';
 
 const imageInput = z
@@ -11,7 +12,8 @@ const imageInput = z
   .meta({
     description: 'Base64 data URI of a PNG, JPEG, GIF or WebP image, at most 512 KB',
     example: 'data:image/png;base64,iVBORw0KGgo…',
-  });
+  })
+  .register(notFreeText);
 
 /** The body of POST /payment_link. */
 export const newPaymentLinkInput = z.object({

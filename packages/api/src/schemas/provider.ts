@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { notFreeText } from '../binding';
 import { booleanInput, countryInput, currencyInput } from './common';
 
 /** Keys and values as the client SDKs send them (a string → string dictionary). */
-const parametersInput = z
-  .record(z.string().min(1).max(100), z.string().max(1000))
-  .refine((p) => Object.keys(p).length <= 50, { message: 'At most 50 parameters' });
+const parameters = (value: z.ZodString) =>
+  z.record(z.string().min(1).max(100), value).refine((p) => Object.keys(p).length <= 50, { message: 'At most 50 parameters' });
+const parametersInput = parameters(z.string().max(1000));
+/** Credentials: their values are stored sealed (a merchant id may look like a card number); their names are not. */
+const credentialsInput = parameters(z.string().max(1000).register(notFreeText));
 
 /** A decimal as a JSON number or as text; fee amounts are checked against the line's currency. */
 const decimalInput = z.union([z.number(), z.string()]);
@@ -26,7 +29,7 @@ const feeInput = z.object({
 /** The fields of a provider that POST sets and PUT may change. */
 const providerFields = {
   name: z.string().min(1).max(100),
-  authenticationParameters: parametersInput.optional().meta({
+  authenticationParameters: credentialsInput.optional().meta({
     description:
       'Connector credentials and settings, stored encrypted and answered masked. dummy: MinMilliseconds, MaxMilliseconds (simulated latency, default 20–150), TimeoutMilliseconds (default 10000), SettlementDelayMilliseconds (debits, default 2000)',
   }),

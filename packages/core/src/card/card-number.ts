@@ -96,6 +96,38 @@ export function isValidCardNumber(digits: string): boolean {
   return rule ? rule.lengths.includes(digits.length) : true;
 }
 
+/** Whether `digits` is a card number of a known scheme: one of its prefixes, one of its lengths, and Luhn. */
+export function isSchemeCardNumber(digits: string): boolean {
+  const rule = SCHEMES.find((r) => r.ranges.some((range) => inRange(digits, range)));
+  return rule !== undefined && rule.lengths.includes(digits.length) && passesLuhn(digits);
+}
+
+/** Digits as people write card numbers: groups of digits with a single space or dash between. */
+const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
+const SHORTEST_CARD = Math.min(...SCHEMES.flatMap((rule) => rule.lengths));
+const LONGEST_CARD = Math.max(...SCHEMES.flatMap((rule) => rule.lengths));
+
+/**
+ * Whether free text holds a card number: consecutive whole groups of a digit run that make a card
+ * number of a known scheme ("ref 4111 1111 1111 1111 12/30" does; "4111111111111111" glued to
+ * more digits does not). Order numbers and timestamps that merely pass Luhn have no scheme's
+ * prefix and length, and pass.
+ */
+export function containsCardNumber(text: string): boolean {
+  for (const [run] of text.matchAll(DIGIT_RUN)) {
+    if (run.length < SHORTEST_CARD) continue;
+    const groups = run.split(/[ -]/);
+    for (let first = 0; first < groups.length; first += 1) {
+      let digits = '';
+      for (let last = first; last < groups.length && digits.length < LONGEST_CARD; last += 1) {
+        digits += groups[last];
+        if (digits.length >= SHORTEST_CARD && isSchemeCardNumber(digits)) return true;
+      }
+    }
+  }
+  return false;
+}
+
 /** First six and last four digits kept, the rest replaced by '*': 4111********1111. */
 export function maskCardNumber(digits: string): string {
   if (digits.length < 10) return '*'.repeat(digits.length);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findCurrency, type Currency } from './currencies';
-import { formatAmount, parseAmount, parseDecimal, percentOf, toWireAmount } from './amount';
+import { formatAmount, isWithinAmountRange, parseAmount, parseDecimal, percentOf, toWireAmount } from './amount';
 
 const currency = (code: string): Currency => {
   const c = findCurrency(code);
@@ -54,6 +54,22 @@ describe('parseAmount', () => {
     const b = parseAmount('0.2', AUD);
     if (!a.ok || !b.ok) throw new Error('parse');
     expect(formatAmount(a.minor + b.minor, AUD)).toBe('0.3');
+  });
+});
+
+describe('isWithinAmountRange', () => {
+  const within = (text: string) => isWithinAmountRange(parseDecimal(text)!);
+  it('takes magnitudes below 10^15, whatever the sign and decimals', () => {
+    expect(within('999999999999999.999')).toBe(true);
+    expect(within('-999999999999999')).toBe(true);
+    expect(within('0.0000001')).toBe(true);
+    expect(within('1e14')).toBe(true);
+  });
+  it('refuses 10^15 and beyond', () => {
+    expect(within('1000000000000000')).toBe(false);
+    expect(within('9999999999999999')).toBe(false);
+    expect(within('-1e15')).toBe(false);
+    expect(within('1e100')).toBe(false);
   });
 });
 

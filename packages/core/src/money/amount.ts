@@ -46,6 +46,15 @@ export function parseDecimal(value: string | number): Decimal | undefined {
   return { units: sign === '-' ? -units : units, scale };
 }
 
+/**
+ * Whether a decimal's magnitude is below 10^15 (major units): no amount is larger (MAX_MINOR_UNITS),
+ * and any bound below it, in the minor units of any currency (3 decimals at most), fits a BIGINT.
+ */
+export function isWithinAmountRange(d: Decimal): boolean {
+  const magnitude = d.units < 0n ? -d.units : d.units;
+  return magnitude < 10n ** BigInt(15 + d.scale);
+}
+
 /** Removes trailing zero digits after the decimal point. */
 function normalise(d: Decimal): Decimal {
   let { units, scale } = d;

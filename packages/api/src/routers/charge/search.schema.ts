@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { notFreeText } from '../../binding';
 import { amountQuery, currencyInput, dateRangeInput, pagingInput } from '../../schemas/common';
 import { chargeListOutput } from '../../schemas/charge';
 import type { Meta } from '../../trpc';
@@ -20,7 +21,11 @@ export const input = z.object({
   paymentType: z.string().optional(),
   cardType: z.string().optional().meta({ description: 'Card scheme, e.g. VISA' }),
   currency: currencyInput.optional(),
-  cardNumber: z.string().optional().meta({ description: 'Leading digits (IIN), optionally the full number to match the last four too' }),
+  cardNumber: z
+    .string()
+    .register(notFreeText)
+    .optional()
+    .meta({ description: 'Leading digits (IIN), optionally the full number to match the last four too' }),
   cardholder: z.string().optional(),
   batchId: z.string().optional(),
   subscriptionId: z.string().optional(),

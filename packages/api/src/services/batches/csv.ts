@@ -1,3 +1,5 @@
+import Papa from 'papaparse';
+
 /** A record of CSV text: its fields, and the line of the text it starts on (1 = the first). */
 export interface CsvRecord {
   line: number;
@@ -13,54 +15,69 @@ export class CsvSyntaxError extends Error {
   }
 }
 
-const FIELD_END = /[,\r\n]/g;
+const SYNTAX_MESSAGES: Partial<Record<string, string>> = {
+  MissingQuotes: 'A quoted field is not closed',
+  InvalidQuotes: 'Text after a closing quote',
+};
 
 /**
- * Parses CSV as RFC 4180 has it: fields separated by commas, records by CRLF or LF; a field in
- * double quotes may hold commas, line breaks and doubled quotes (""). A leading byte-order mark
- * and empty lines are skipped. Throws CsvSyntaxError for a quote left open or text after one.
+ * The line each record starts on, from the offsets where records end (Papa Parse's cursor), asked
+ * for in increasing order so the text is read once. Empty lines before a record are skipped.
  */
-export function parseCsv(text: string): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  let i = text.startsWith('\uFEFF') ? 1 : 0;
+function lineFinder(text: string) {
+  let offset = 0;
   let line = 1;
-  while (i < text.length) {
-    const start = line;
-    const fields: string[] = [];
-    for (;;) {
-      let field: string;
-      if (text[i] === '"') {
-        field = '';
-        for (i += 1; ; i += 2) {
-          const quote = text.indexOf('"', i);
-          if (quote < 0) throw new CsvSyntaxError(start, 'A quoted field is not closed');
-          field += text.slice(i, quote);
-          i = quote;
-          if (text[i + 1] !== '"') break;
-          field += '"';
-        }
-        i += 1;
-        line += field.split('\n').length - 1;
-        if (i < text.length && !',\r\n'.includes(text[i]!)) throw new CsvSyntaxError(line, 'Text after a closing quote');
-      } else {
-        FIELD_END.lastIndex = i;
-        const end = FIELD_END.exec(text)?.index ?? text.length;
-        field = text.slice(i, end);
-        i = end;
-      }
-      fields.push(field);
-      if (text[i] !== ',') break;
-      i += 1;
+  return (recordStart: number): number => {
+    for (; offset < text.length; offset += 1) {
+      const newline = text.charCodeAt(offset) === 0x0a;
+      if (offset >= recordStart && !newline) break;
+      if (newline) line += 1;
     }
-    if (text[i] === '\r') i += 1;
-    if (text[i] === '\n') i += 1;
-    line += 1;
-    if (fields.length > 1 || fields[0] !== '') records.push({ line: start, fields });
-  }
+    return line;
+  };
+}
+
+/**
+ * Parses CSV as RFC 4180 has it, with Papa Parse: fields separated by commas, records by CRLF, LF
+ * or CR (read as LF, also inside quoted fields); a field in double quotes may hold commas, line
+ * breaks and doubled quotes (""); a quote inside an unquoted field is text. A leading byte-order
+ * mark and empty lines are skipped; records may have any number of fields (the caller says which
+ * is wrong). Throws CsvSyntaxError, with the line the record starts on, for a quote left open or
+ * text after a closing quote.
+ */
+export function parseCsv(csv: string): CsvRecord[] {
+  const text = csv.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const startLine = lineFinder(text);
+  const records: CsvRecord[] = [];
+  let recordStart = 0;
+  let problem: CsvSyntaxError | undefined;
+  Papa.parse<string[]>(text, {
+    delimiter: ',',
+    newline: '\n',
+    quoteChar: '"',
+    skipEmptyLines: true,
+    step: ({ data, errors, meta }, parser) => {
+      const line = startLine(recordStart);
+      recordStart = meta.cursor;
+      const error = errors.find((e) => SYNTAX_MESSAGES[e.code]);
+      if (error) {
+        problem = new CsvSyntaxError(line, SYNTAX_MESSAGES[error.code] ?? error.message);
+        parser.abort();
+      } else {
+        records.push({ line, fields: data });
+      }
+    },
+  });
+  if (problem) throw problem;
   return records;
 }
 
-/** One CSV line; a field holding a comma, quote or line break is quoted, its quotes doubled. */
-export function csvLine(fields: string[]): string {
-  return fields.map((field) => (/[",\r\n]/.test(field) ? `"${field.replaceAll('"', '""')}"` : field)).join(',');
+/**
+ * CSV text of records (lines end with LF, no line after the last), each field quoted when it
+ * needs to be. Text that starts with =, +, -, @, a tab or a carriage return is prefixed with ' so
+ * that a spreadsheet shows it rather than running it as a formula (OWASP "CSV injection");
+ * numbers, negative ones included, are written as they are: give amounts as numbers, not text.
+ */
+export function toCsv(records: ReadonlyArray<ReadonlyArray<string | number>>): string {
+  return Papa.unparse(records as Array<Array<string | number>>, { newline: '\n', escapeFormulae: true });
 }

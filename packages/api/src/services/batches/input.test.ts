@@ -58,7 +58,8 @@ describe('checkBatch', () => {
     expect(over.problems).toEqual([
       { code: 101, field: 'batch', reason: 'The batch has 100,002 transactions, more than 100,000: split it' },
     ]);
-  });
+    // Two files of 100,000 lines: a few seconds on a busy machine.
+  }, 30_000);
 
   it('refuses amounts in exponent form: a CSV amount is a plain decimal', () => {
     const batch = csv('pm_1,1e3,AUD,a', 'pm_2,1E2,JPY,b', 'pm_3,2.5e-1,AUD,c', 'pm_4,1000,AUD,d', 'pm_5,ten,AUD,e');

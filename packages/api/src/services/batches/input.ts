@@ -1,4 +1,13 @@
-import { ApiError, findCurrency, maskCardNumber, normaliseCardNumber, parseAmount, type AmountProblem, type Currency } from '@gateway/core';
+import {
+  ApiError,
+  containsCardNumber,
+  findCurrency,
+  maskCardNumber,
+  normaliseCardNumber,
+  parseAmount,
+  type AmountProblem,
+  type Currency,
+} from '@gateway/core';
 import type { NewBatch } from '../../schemas/batch';
 import { CsvSyntaxError, parseCsv, type CsvRecord } from './csv';
 
@@ -111,6 +120,9 @@ function checkLine({ line, fields }: CsvRecord): BatchLine | BatchProblem[] {
   const amount = currency && readAmount(amountText, currency);
   if (amount && 'reason' in amount) problems.push(problem('Amount', amount.reason));
   if (reference.length > MAX_REFERENCE) problems.push(problem('Reference', `Reference has more than ${MAX_REFERENCE} characters`));
+  // As in any free text of the API (binding.ts): never stored, never quoted back.
+  else if (containsCardNumber(reference))
+    problems.push(problem('Reference', 'Reference looks like a card number: send card numbers only in card fields'));
   if (!currency || !amount || 'reason' in amount || problems.length > 0) return problems;
   return { paymentMethodId, amount: amount.minor, currency: currency.code, reference: reference || null };
 }

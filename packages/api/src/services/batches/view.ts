@@ -1,8 +1,8 @@
-import { formatAmount } from '@gateway/core';
+import { toWireAmount } from '@gateway/core';
 import type { Batch, BatchRow } from '@gateway/db';
 import type { BatchStatusView } from '../../schemas/batch';
 import { requireCurrency } from '../money';
-import { csvLine } from './csv';
+import { toCsv } from './csv';
 import { INPUT_COLUMNS } from './input';
 
 const RESULT_COLUMNS = [
@@ -29,21 +29,23 @@ export function toBatchStatusView(batch: Batch): BatchStatusView {
   };
 }
 
-/** The results CSV: the header, then each row in input order with its status so far. */
+/**
+ * The results CSV: the header, then each row in input order with its status so far. The amount is
+ * a number; every other cell is text, neutralised by toCsv when a spreadsheet would take it for a
+ * formula (a Reference "=HYPERLINK(…)" or "-5" is written '=HYPERLINK(…) and '-5).
+ */
 export function resultsCsv(rows: BatchRow[]): string {
-  const lines = rows.map((row) =>
-    csvLine([
-      row.paymentMethodId,
-      formatAmount(row.amount, requireCurrency(row.currency)),
-      row.currency,
-      row.reference ?? '',
-      row.status,
-      row.status === 'SUCCESS' ? row.chargeId : '',
-      row.failureReason ?? '',
-      row.gatewayErrorCode ?? '',
-      row.gatewayErrorResponse ?? '',
-      row.isRetryable === null ? '' : String(row.isRetryable),
-    ]),
-  );
-  return [RESULT_COLUMNS.join(','), ...lines].join('\n');
+  const lines = rows.map((row) => [
+    row.paymentMethodId,
+    toWireAmount(row.amount, requireCurrency(row.currency)),
+    row.currency,
+    row.reference ?? '',
+    row.status,
+    row.status === 'SUCCESS' ? row.chargeId : '',
+    row.failureReason ?? '',
+    row.gatewayErrorCode ?? '',
+    row.gatewayErrorResponse ?? '',
+    row.isRetryable === null ? '' : String(row.isRetryable),
+  ]);
+  return toCsv([RESULT_COLUMNS, ...lines]);
 }

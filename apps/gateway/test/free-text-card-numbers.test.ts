@@ -1,0 +1,132 @@
+import { execFileSync } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { card, createAccount, dumpTables, startTestGateway, VISA, type TestAccount, type TestGateway } from './harness';
+import { openApiOperations, placed, textPlaces, type Operation } from './openapi-operations';
+
+/**
+ * A card number in any free-text field is refused with a 400 naming the field (binding.ts,
+ * refuseCardNumber), never stored, logged or answered: every text field of every operation of
+ * /openapi.json is sent one, then a full dump of the database and the logs are searched.
+ */
+let t: TestGateway;
+let a: TestAccount;
+let operations: Operation[];
+const answers: string[] = [];
+
+/** As people type them: with spaces, dashes, inside other text; Visa, Mastercard, Amex. */
+const WRITTEN = ['4111 1111 1111 1111', 'ref 5555-5555-5555-4444', '378282246310005', 'x4000000000000002x'];
+const DIGITS = ['4111111111111111', '5555555555554444', '378282246310005', '4000000000000002'];
+const written = (i: number) => WRITTEN[i % WRITTEN.length] ?? '';
+const REASON = 'Looks like a card number: send card numbers only in card fields';
+
+/** Fields that hold card data or secrets by design, not free text (docs/api.md, "Card numbers in free text"). */
+const NOT_FREE_TEXT = [
+  /(^|\.)cardNumber$/, // the card itself, and the charge search by card number
+  /^password$/, // checked against a hash, never stored
+  /^batch$/, // CSV: its References are checked line by line
+  /^image$/, // base64
+  /^token\.paymentData\./, // the wallet's base64 and hashes
+  /^authenticationParameters\.k$/, // provider credentials, stored sealed
+];
+const freeText = (field: string) => !NOT_FREE_TEXT.some((pattern) => pattern.test(field));
+
+beforeAll(async () => {
+  t = await startTestGateway();
+  a = await createAccount(t);
+  operations = await openApiOperations(t.url);
+});
+afterAll(() => t.close());
+
+async function send(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(`${t.url}${path}`, {
+    method,
+    headers: { 'x-secretkey': a.secretKey, 'x-publickey': a.publicKey, 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  answers.push(text);
+  return { status: response.status, body: JSON.parse(text) as { code: number; details: Record<string, string> | null } };
+}
+
+const concrete = (path: string) => path.replace(/\{\w+\}/g, 'some-id');
+const hasBody = (operation: Operation) => operation.body !== undefined && operation.method !== 'GET' && operation.method !== 'DELETE';
+
+describe('a card number in free text', () => {
+  it('is refused with a 400 naming the field, in every text field of every operation body', async () => {
+    let sent = 0;
+    // Operations side by side, the fields of each one after the other.
+    await Promise.all(
+      operations.filter(hasBody).map(async (operation) => {
+        for (const [i, place] of textPlaces(operation.body!).entries()) {
+          const field = place.key ? `${place.path.slice(0, -1).join('.')} (a key)` : place.path.join('.');
+          if (!freeText(place.path.join('.'))) continue;
+          const { status, body } = await send(operation.method, concrete(operation.path), placed(place.path, written(i), place.key));
+          const where = `${operation.method} ${operation.path} ${field}`;
+          expect(status, where).toBe(400);
+          expect(body.details, where).toEqual({ [field]: REASON });
+          sent += 1;
+        }
+      }),
+    );
+    expect(sent).toBeGreaterThan(300);
+  }, 120_000);
+
+  it('is refused in every text query parameter and path parameter', async () => {
+    let sent = 0;
+    for (const operation of operations) {
+      for (const [i, parameter] of operation.queryParameters.entries()) {
+        if (!freeText(parameter.name)) continue;
+        const query = `${parameter.name}=${encodeURIComponent(written(i))}`;
+        const { status, body } = await send(operation.method, `${concrete(operation.path)}?${query}`);
+        expect(status, `${operation.method} ${operation.path}?${query}`).toBe(400);
+        expect(body.details).toEqual({ [parameter.name]: REASON });
+        sent += 1;
+      }
+      for (const [i, parameter] of operation.pathParameters.entries()) {
+        const number = DIGITS[i % DIGITS.length] ?? '';
+        const path = operation.path.replace(`{${parameter.name}}`, i % 2 ? number.replace(/(\d{4})(?!$)/g, '$1-') : number);
+        const { status, body } = await send(operation.method, concrete(path), hasBody(operation) ? {} : undefined);
+        expect(status, `${operation.method} ${path}`).toBe(400);
+        expect(body.details).toEqual({ [parameter.name]: REASON });
+        sent += 1;
+      }
+    }
+    expect(sent).toBeGreaterThan(50);
+  });
+
+  it('is refused as an Idempotency-Key and as a batch Reference (with its line)', async () => {
+    const charge = { amount: 5, providerId: a.providerIds[0], paymentInformation: card(VISA) };
+    const keyed = await send('POST', '/charge/card', charge, { 'Idempotency-Key': 'retry-4111-1111-1111-1111' });
+    expect(keyed.status).toBe(400);
+    expect(keyed.body.details).toEqual({ 'Idempotency-Key': REASON });
+
+    const batch = ['PaymentMethodId,Amount,Currency,Reference', 'pm_1,1,AUD,ok', 'pm_2,1,AUD,5555 5555 5555 4444'].join('\n');
+    const refused = await send('POST', '/batch/transaction/payment_method', { count: 2, batch });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ code: 102, details: { line: '3', field: 'Reference' } });
+  });
+
+  it('lets order numbers and timestamps that merely pass Luhn through', async () => {
+    const { status, body } = await send('POST', '/charge/card', {
+      amount: 5,
+      providerId: a.providerIds[0],
+      paymentInformation: card(VISA, { cardholder: 'Ann 1234567812345670' }),
+      reference: 'order 1234567812345670',
+      metadata: { at: '1700000000000050', ['1234567812345670']: 'key' },
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+  });
+
+  it('is nowhere in a full dump of the database, the logs or the answers', async () => {
+    const dump = t.databaseUrl
+      ? execFileSync('pg_dump', ['--data-only', '--no-owner', t.databaseUrl], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 })
+      : (await dumpTables(t)).flatMap(({ rows }) => rows).join('\n');
+    expect(dump).toContain('1234567812345670');
+    const logs = t.logs.join('');
+    expect(logs.length).toBeGreaterThan(10_000);
+    for (const text of [dump, logs, answers.join('\n')]) {
+      const leaks = [...DIGITS, ...WRITTEN].filter((number) => text.replace(/\D+/g, ' ').includes(number) || text.includes(number));
+      expect(leaks).toEqual([]);
+    }
+  });
+});
