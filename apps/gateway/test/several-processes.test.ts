@@ -80,7 +80,13 @@ describe.runIf(inject('databaseServerUrl'))('two gateway processes on one databa
     database = (await createTestDatabase())!;
     dir = mkdtempSync(join(tmpdir(), 'two-processes-'));
     masterKeys = `two:${newMasterKey()}`;
-    const env = { GATEWAY_SIMULATOR_URL: simulator.url, GATEWAY_DATA_DIR: dir, GATEWAY_WEBHOOK_ALLOW_PRIVATE: 'true' };
+    // One public URL, as behind a load balancer: error bodies link to it whichever process answers.
+    const env = {
+      GATEWAY_SIMULATOR_URL: simulator.url,
+      GATEWAY_DATA_DIR: dir,
+      GATEWAY_WEBHOOK_ALLOW_PRIVATE: 'true',
+      GATEWAY_PUBLIC_URL: 'https://gateway.example',
+    };
     // Started together: the start-up lock lets one apply the migrations while the other waits.
     gateways = await Promise.all([0, 1].map(() => startWatchedGateway({ databaseUrl: database.url, masterKeys, env })));
     db = await openDatabase({ url: database.url, poolSize: 2 });
