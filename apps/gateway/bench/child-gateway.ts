@@ -1,5 +1,6 @@
 // A gateway in a child process of its own, on a PostgreSQL database, as it is deployed: for the
-// benchmarks (run.ts) and for the tests that kill one (test/batch-crash.test.ts).
+// benchmarks (run.ts, with `workers` for GATEWAY_WORKERS) and for the tests that kill, stop or run
+// several of them (test/batch-crash, shutdown and several-processes tests).
 import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
@@ -28,11 +29,13 @@ export interface ChildGatewayOptions {
   masterKeys: string;
   /** Other variables, e.g. GATEWAY_SIMULATOR_URL, LOG_LEVEL (default warn). */
   env?: Record<string, string>;
+  /** GATEWAY_WORKERS: gateway processes sharing the port (default 1: the child serves alone). */
+  workers?: number;
+  /** How long start-up may take before the child is killed (default 60 s). */
+  startTimeoutMs?: number;
   stdio?: StdioOptions;
   /** A program that runs node, with its arguments (e.g. valgrind): the gateway is `[...wrapper, node, ...args]`. */
   wrapper?: string[];
-  /** How long /health may take to answer 200 (default 60 s). */
-  startTimeoutMs?: number;
 }
 
 const hasExited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
@@ -73,6 +76,9 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
       GATEWAY_SEED_DEMO: 'false',
       GATEWAY_MASTER_KEYS: options.masterKeys,
       LOG_LEVEL: 'warn',
+      GATEWAY_WORKERS: String(options.workers ?? 1),
+      // Several gateways may run on this machine at once: each its own metrics port.
+      GATEWAY_METRICS_PORT: '0',
       ...options.env,
     },
     stdio: options.stdio ?? ['ignore', 'inherit', 'inherit'],

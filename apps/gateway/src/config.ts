@@ -27,15 +27,27 @@ export interface GatewayConfig {
   exchangeRates: ExchangeRates;
   /** Where GET /metrics is served: its own port, on this machine only by default (docs/operations.md). */
   metrics: { port: number; host: string };
+  /** Gateway processes sharing the port (GATEWAY_WORKERS; more than one needs PostgreSQL). */
+  workers: number;
+  /** Database connections each process may open: GATEWAY_DB_POOL_SIZE, the host's budget, shared among the workers. */
+  databasePoolSize: number;
+  /** How long a stop may take, from the signal to the exit (GATEWAY_SHUTDOWN_TIMEOUT_SECONDS). */
+  shutdownTimeoutSeconds: number;
 }
 
 /** A CCV may be kept only briefly before a payment: at most an hour, 5 minutes by default. */
 const CCV_RETENTION = { default: 300, max: 3600 };
+/** Database connections of all the gateway's processes on a host, together. */
+const DB_POOL_SIZE = 10;
+/** Every process needs two connections: start-up holds one for its lock while migrations use another. */
+const MIN_POOL_PER_PROCESS = 2;
+/** Below Kubernetes' default 30-second grace period, so the gateway exits before it is killed. */
+const SHUTDOWN_TIMEOUT_SECONDS = 25;
 
-function integer(name: string, value: string | undefined, fallback: number): number {
+function integer(name: string, value: string | undefined, fallback: number, min = 0): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer of at least ${min}, got "${value}"`);
   return n;
 }
 
@@ -63,9 +75,34 @@ function ccvRetention(value: string | undefined): number {
   return seconds;
 }
 
+function workersOf(env: NodeJS.ProcessEnv): number {
+  const workers = integer('GATEWAY_WORKERS', env.GATEWAY_WORKERS, 1, 1);
+  if (workers > 1 && !env.DATABASE_URL) {
+    throw new Error(
+      `GATEWAY_WORKERS=${workers} needs PostgreSQL (DATABASE_URL): the embedded database belongs to one process. ` +
+        'Set DATABASE_URL, or run one process (GATEWAY_WORKERS=1).',
+    );
+  }
+  return workers;
+}
+
+/** The share of GATEWAY_DB_POOL_SIZE each of the `workers` processes may open. */
+function poolSizePerProcess(env: NodeJS.ProcessEnv, workers: number): number {
+  const total = integer('GATEWAY_DB_POOL_SIZE', env.GATEWAY_DB_POOL_SIZE, DB_POOL_SIZE, MIN_POOL_PER_PROCESS);
+  const each = Math.floor(total / workers);
+  if (each < MIN_POOL_PER_PROCESS) {
+    throw new Error(
+      `GATEWAY_DB_POOL_SIZE=${total} leaves ${each} connection(s) to each of the ${workers} processes of GATEWAY_WORKERS; ` +
+        `each needs at least ${MIN_POOL_PER_PROCESS}: raise GATEWAY_DB_POOL_SIZE to ${MIN_POOL_PER_PROCESS * workers} or more.`,
+    );
+  }
+  return each;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const port = integer('PORT', env.PORT, 3000);
   const host = env.HOST || '127.0.0.1';
+  const workers = workersOf(env);
   return {
     port,
     host,
@@ -84,5 +121,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     webhookAllowPrivate: env.GATEWAY_WEBHOOK_ALLOW_PRIVATE === 'true',
     exchangeRates: exchangeRates(env.GATEWAY_EXCHANGE_RATES ?? ''),
     metrics: { port: integer('GATEWAY_METRICS_PORT', env.GATEWAY_METRICS_PORT, 9464), host: env.GATEWAY_METRICS_HOST || '127.0.0.1' },
+    workers,
+    databasePoolSize: poolSizePerProcess(env, workers),
+    shutdownTimeoutSeconds: integer('GATEWAY_SHUTDOWN_TIMEOUT_SECONDS', env.GATEWAY_SHUTDOWN_TIMEOUT_SECONDS, SHUTDOWN_TIMEOUT_SECONDS, 1),
   };
 }

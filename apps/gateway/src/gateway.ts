@@ -5,9 +5,10 @@ import { createServices, systemClock, type Clock, type Services } from '@gateway
 import type { ExchangeRates, Keyring } from '@gateway/core';
 import { openDatabase, type Database } from '@gateway/db';
 import { createJobQueue, startWorker, type Worker } from '@gateway/jobs';
-import { startSimulator } from '@gateway/providers';
+import { startSimulator, type Simulator } from '@gateway/providers';
 import type { Logger } from 'pino';
 import { ensureDemoAccount, type DemoAccount } from './demo';
+import { serveDrainable, type DrainableServer } from './http/drain';
 import { createMetrics, createMetricsListener } from './http/metrics';
 import { answerClientError, createRequestListener } from './http/server';
 
@@ -35,6 +36,12 @@ export interface GatewayOptions {
   passwordChecksPerMinute?: number;
   /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES; default none). */
   exchangeRates?: ExchangeRates;
+  /** Database connections this process may open (default 10). */
+  databasePoolSize?: number;
+  /** How long close() may take in all (default 25 s; see close()). */
+  shutdownTimeoutMs?: number;
+  /** Apply migrations and seed the demo account (default true); the workers of a cluster leave both to its primary. */
+  startupWork?: boolean;
   /** Where GET /metrics is served (never on the API port); absent: nowhere. */
   metrics?: { port: number; host: string };
 }
@@ -49,11 +56,21 @@ export interface Gateway {
   demo: DemoAccount | undefined;
   /** Runs background jobs (vault erasure); `runDue()` runs what is due now. */
   worker: Worker;
+  /**
+   * Stops gracefully: /health answers 503 at once and no new connection is accepted; every request
+   * received is answered, each closing its connection, while the worker stops claiming and lets
+   * its jobs finish; then the simulated acquirer and the database pool close, in that order. Requests
+   * and jobs get the shutdown timeout less CLOSE_RESERVE_MS: connections still open then are cut,
+   * jobs still running are handed back to other processes.
+   */
   close(): Promise<void>;
 }
 
 /** Serialises start-up work (migrations, demo seeding) across gateway processes on one database. */
 const STARTUP_LOCK = 727_001;
+const SHUTDOWN_TIMEOUT_MS = 25_000;
+/** What close() keeps of the shutdown timeout for the acquirer and the database, after requests and jobs. */
+const CLOSE_RESERVE_MS = 3_000;
 
 const starting: RequestListener = (_req, res) => {
   res.statusCode = 503;
@@ -62,35 +79,108 @@ const starting: RequestListener = (_req, res) => {
   res.end(JSON.stringify({ message: 'The gateway is starting', code: 37, isRetryable: true }));
 };
 
-/** Serves HTTP on `port` (0: any free one) and `host`; the URL it answers at. */
-async function listen(listener: RequestListener, port: number, host: string): Promise<{ server: Server; url: string }> {
-  const server = createServer(listener);
+/** Closes a server and every connection it has, whatever they are doing. */
+const closeNow = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+
+/** Listens on `port` (0: any free one) and `host`; the URL it answers at. */
+async function listen(server: Server, port: number, host: string): Promise<string> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, resolve);
   });
-  return { server, url: `http://${host}:${(server.address() as AddressInfo).port}` };
+  return `http://${host}:${(server.address() as AddressInfo).port}`;
+}
+
+function open(options: GatewayOptions, poolSize: number | undefined): Promise<Database> {
+  const { logger } = options;
+  return openDatabase({
+    url: options.databaseUrl,
+    dataDir: options.dataDir && join(options.dataDir, 'db'),
+    poolSize,
+    onIdleConnectionError: (err) => logger.warn({ err }, 'an idle database connection failed; the pool replaces it'),
+  });
+}
+
+function servicesOf(database: Database, options: GatewayOptions, urls: { simulatorUrl: string; publicUrl: string }): Services {
+  const clock = options.clock ?? systemClock;
+  return createServices({
+    db: database.prisma,
+    clock,
+    logger: options.logger,
+    config: {
+      errorDocsUrl: `${urls.publicUrl}/errorcodes`,
+      simulatorUrl: urls.simulatorUrl,
+      keyring: options.keyring,
+      ccvRetentionSeconds: options.ccvRetentionSeconds,
+      allowPrivateWebhooks: options.webhookAllowPrivate,
+      webhookTimeoutMs: options.webhookTimeoutMs,
+      passwordChecksPerMinute: options.passwordChecksPerMinute,
+      exchangeRates: options.exchangeRates,
+      dashboardUrl: options.dashboardUrl ?? 'http://127.0.0.1:3001',
+    },
+    jobs: createJobQueue({ db: database.prisma, clock }),
+    notices: database,
+  });
+}
+
+/** Migrations, then the demo account on an empty database: under a lock, so one process at a time does them. */
+function startupWork(database: Database, services: Services, options: GatewayOptions): Promise<DemoAccount | undefined> {
+  return database.exclusively(STARTUP_LOCK, async () => {
+    const { applied } = await database.migrate();
+    if (applied.length > 0) options.logger.info({ applied }, 'migrations applied');
+    return options.seedDemo && options.dataDir ? ensureDemoAccount(services, options.dataDir) : undefined;
+  });
+}
+
+/**
+ * The start-up work alone, for the primary of several gateway processes (cluster.ts), which does it
+ * once before its workers start: on two connections (the lock's and the migrations'), closed after.
+ */
+export async function prepareDatabase(options: GatewayOptions & { simulatorUrl: string }): Promise<DemoAccount | undefined> {
+  const database = await open(options, 2);
+  try {
+    return await startupWork(
+      database,
+      servicesOf(database, options, { simulatorUrl: options.simulatorUrl, publicUrl: options.publicUrl ?? '' }),
+      options,
+    );
+  } finally {
+    await database.close();
+  }
 }
 
 /** Opens the database, applies migrations, starts the simulated acquirer and serves HTTP. */
 export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   const { logger } = options;
-  const closers: Array<() => Promise<void>> = [];
-  const close = async () => {
-    for (const closer of closers.splice(0).reverse()) await closer().catch((err: unknown) => logger.warn({ err }, 'close failed'));
-  };
-  try {
-    const database = await openDatabase({
-      url: options.databaseUrl,
-      dataDir: options.dataDir && join(options.dataDir, 'db'),
-      onIdleConnectionError: (err) => logger.warn({ err }, 'an idle database connection failed; the pool replaces it'),
-    });
-    closers.push(() => database.close());
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS;
+  const drainMs = Math.max(shutdownTimeoutMs - CLOSE_RESERVE_MS, shutdownTimeoutMs / 2);
+  let database: Database | undefined;
+  let simulator: Simulator | undefined;
+  let http: DrainableServer | undefined;
+  let metricsServer: Server | undefined;
+  let worker: Worker | undefined;
+  const step = (what: string, closing: Promise<unknown> | undefined) =>
+    closing?.catch((err: unknown) => logger.warn({ err }, `closing ${what} failed`));
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      const [answeredAll] = await Promise.all([step('HTTP', http?.drain(drainMs)), step('the job worker', worker?.stop())]);
+      if (answeredAll === false) logger.warn({ seconds: drainMs / 1000 }, 'requests still unanswered at the shutdown timeout were cut');
+      await step('metrics', metricsServer && closeNow(metricsServer));
+      await step('the simulated acquirer', simulator?.close());
+      await step('the database', database?.close());
+    })());
 
+  try {
+    database = await open(options, options.databasePoolSize);
     const clock = options.clock ?? systemClock;
     // The in-process acquirer keeps its stored cards and payments next to the embedded data, so
     // saved payment methods survive a restart.
-    const simulator = options.simulatorUrl
+    simulator = options.simulatorUrl
       ? undefined
       : await startSimulator({
           host: '127.0.0.1',
@@ -98,59 +188,40 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
           clock,
           stateFile: options.dataDir && join(options.dataDir, 'simulator-state.jsonl'),
         });
-    if (simulator) closers.push(() => simulator.close());
     const simulatorUrl = options.simulatorUrl ?? simulator?.url ?? '';
 
     let listener = starting;
-    const { server, url } = await listen((req, res) => listener(req, res), options.port, options.host);
-    closers.push(() => new Promise((resolve) => server.close(() => resolve())));
-    server.closeIdleConnections?.();
+    const server = createServer();
+    http = serveDrainable(server, (req, res) => listener(req, res));
+    const url = await listen(server, options.port, options.host);
     const metrics = createMetrics();
-    const metricsServer = options.metrics && (await listen(createMetricsListener(metrics), options.metrics.port, options.metrics.host));
-    if (metricsServer) closers.push(() => new Promise((resolve) => metricsServer.server.close(() => resolve())));
+    let metricsUrl: string | undefined;
+    if (options.metrics) {
+      metricsServer = createServer(createMetricsListener(metrics));
+      metricsUrl = `${await listen(metricsServer, options.metrics.port, options.metrics.host)}/metrics`;
+    }
     const publicUrl = options.publicUrl ?? url;
 
-    const { keyring, ccvRetentionSeconds } = options;
-    const services = createServices({
-      db: database.prisma,
-      clock,
-      logger,
-      config: {
-        errorDocsUrl: `${publicUrl}/errorcodes`,
-        simulatorUrl,
-        keyring,
-        ccvRetentionSeconds,
-        allowPrivateWebhooks: options.webhookAllowPrivate,
-        webhookTimeoutMs: options.webhookTimeoutMs,
-        passwordChecksPerMinute: options.passwordChecksPerMinute,
-        exchangeRates: options.exchangeRates,
-        dashboardUrl: options.dashboardUrl ?? 'http://127.0.0.1:3001',
-      },
-      jobs: createJobQueue({ db: database.prisma, clock }),
-      notices: database,
-    });
-
-    const demo = await database.exclusively(STARTUP_LOCK, async () => {
-      const { applied } = await database.migrate();
-      if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-      return options.seedDemo && options.dataDir ? ensureDemoAccount(services, options.dataDir) : undefined;
-    });
-    const worker = startWorker({ db: database.prisma, clock, logger, handlers: services.jobHandlers });
-    closers.push(() => worker.stop());
+    const services = servicesOf(database, options, { simulatorUrl, publicUrl });
+    const demo = options.startupWork === false ? undefined : await startupWork(database, services, options);
+    worker = startWorker({ db: database.prisma, clock, logger, handlers: services.jobHandlers, stopTimeoutMs: drainMs });
     await services.maintenance.start();
 
+    const db = database.prisma;
     server.on('clientError', answerClientError(services.config.errorDocsUrl));
     listener = createRequestListener({
       services,
       logger,
       metrics,
       publicUrl,
+      // Draining: 503 at once, so that load balancers send nothing more here.
       health: async () => {
-        await database.prisma.$queryRaw`SELECT 1`;
+        if (http?.draining) return false;
+        await db.$queryRaw`SELECT 1`;
         return true;
       },
     });
-    return { url, services, database, simulatorUrl, metricsUrl: metricsServer && `${metricsServer.url}/metrics`, demo, worker, close };
+    return { url, services, database, simulatorUrl, metricsUrl, demo, worker, close };
   } catch (error) {
     await close();
     throw error;

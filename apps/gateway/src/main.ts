@@ -1,14 +1,27 @@
+import cluster from 'node:cluster';
 import { join } from 'node:path';
+import { runPrimary } from './cluster';
 import { readConfig } from './config';
 import { demoBanner } from './demo';
-import { startGateway } from './gateway';
+import { startGateway, type GatewayOptions } from './gateway';
 import { createLogger } from './logger';
 import { loadKeyring } from './master-keys';
+import { READY_MESSAGE, stopOnSignals, stopWithPrimary } from './stop';
 
-const config = readConfig();
-const logger = createLogger(config.logLevel);
+const config = (() => {
+  try {
+    return readConfig();
+  } catch (error) {
+    // Before there is a logger: the message alone says what to fix.
+    process.stderr.write(`The gateway cannot start: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+})();
+// The workers of a cluster sign their lines, which interleave in one output.
+const logger = cluster.isWorker ? createLogger(config.logLevel).child({ worker: cluster.worker?.id }) : createLogger(config.logLevel);
+const shutdownTimeoutMs = config.shutdownTimeoutSeconds * 1000;
 
-const gateway = await startGateway({
+const options: GatewayOptions = {
   port: config.port,
   host: config.host,
   databaseUrl: config.databaseUrl,
@@ -23,21 +36,29 @@ const gateway = await startGateway({
   webhookAllowPrivate: config.webhookAllowPrivate,
   exchangeRates: config.exchangeRates,
   metrics: config.metrics,
-}).catch((error: unknown) => {
+  databasePoolSize: config.databasePoolSize,
+  shutdownTimeoutMs,
+  // A cluster's primary did the start-up work before it started its workers.
+  startupWork: !cluster.isWorker,
+};
+const banner = (demo: Parameters<typeof demoBanner>[0]) =>
+  process.stdout.write(demoBanner(demo, config.publicUrl, config.dashboardUrl, join(config.dataDir, 'demo-account.json')));
+
+const fatal = (error: unknown): never => {
   logger.fatal({ err: error }, 'the gateway could not start');
   process.exit(1);
-});
+};
 
-logger.info({ url: gateway.url, metrics: gateway.metricsUrl, database: gateway.database.kind }, 'gateway started');
-if (gateway.demo)
-  process.stdout.write(demoBanner(gateway.demo, config.publicUrl, config.dashboardUrl, join(config.dataDir, 'demo-account.json')));
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    void gateway.close().then(() => process.exit(0));
-  });
+if (config.workers > 1 && cluster.isPrimary) {
+  await runPrimary({ workers: config.workers, shutdownTimeoutMs, options, banner }).catch(fatal);
+} else {
+  const gateway = await startGateway(options).catch(fatal);
+  if (cluster.isWorker) {
+    stopWithPrimary(logger, shutdownTimeoutMs, () => gateway.close());
+    process.send?.({ type: READY_MESSAGE, url: gateway.url });
+  } else {
+    stopOnSignals(logger, shutdownTimeoutMs, () => gateway.close());
+    logger.info({ url: gateway.url, metrics: gateway.metricsUrl, database: gateway.database.kind }, 'gateway started');
+    if (gateway.demo) banner(gateway.demo);
+  }
 }

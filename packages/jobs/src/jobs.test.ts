@@ -290,7 +290,7 @@ describe.each(
     expect(await job(id)).toMatchObject({ status: 'FAILED', lastError: 'Lease expired during the last attempt' });
   });
 
-  it('stop() waits for running handlers, and after its timeout leaves their claims to expire', async () => {
+  it('stop() waits for running handlers, and after its timeout hands their jobs back', async () => {
     let finished = false;
     const patient = worker({ quick: () => new Promise((resolve) => setTimeout(() => resolve(void (finished = true)), 50)) });
     const quick = await queue.enqueue('quick', {});
@@ -307,7 +307,23 @@ describe.each(
     await expect.poll(() => job(hung)).toMatchObject({ status: 'RUNNING' });
     await impatient.stop();
     expect(signal?.aborted).toBe(true);
-    expect(await job(hung)).toMatchObject({ status: 'RUNNING', attempts: 1 });
+    // Its lease ends now, not 30 s later; the attempt counts, as for a worker that died.
+    expect(await job(hung)).toMatchObject({ status: 'RUNNING', attempts: 1, lockedUntil: clock.now(), lastError: null });
     expect(await impatient.runDue()).toBe(0);
+    await worker({ hang: async () => {} }).runDue();
+    expect(await job(hung)).toMatchObject({ status: 'SUCCEEDED', attempts: 2 });
+  });
+
+  it('stop() hands back a job whose handler ends when told to, without counting it as failed', async () => {
+    const heeding = worker(
+      { heed: (_payload, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))) },
+      { stopTimeoutMs: 20 },
+    );
+    const id = await queue.enqueue('heed', {}, { maxAttempts: 1 });
+    void heeding.runDue();
+    await expect.poll(() => job(id)).toMatchObject({ status: 'RUNNING' });
+    await heeding.stop();
+    expect(await job(id)).toMatchObject({ status: 'RUNNING', attempts: 1, lockedUntil: clock.now(), lastError: null });
+    expect(logger.lines).toEqual([]);
   });
 });

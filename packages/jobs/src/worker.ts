@@ -19,18 +19,25 @@ export interface WorkerOptions {
   pollMs?: number;
   /** Recorded in `lockedBy` (default host:pid:random). */
   workerId?: string;
-  /** How long stop() waits for running handlers (default 30 s). */
+  /** How long stop() waits for running handlers before it hands their jobs back (default 30 s). */
   stopTimeoutMs?: number;
 }
 
 export interface Worker {
   /** Runs every job that is due by the clock, including any that fall due meanwhile; resolves with how many it started. */
   runDue(): Promise<number>;
-  /** Stops claiming and waits for running handlers; those still running at the timeout keep their claims until the leases expire. */
+  /**
+   * Stops claiming and waits for running handlers. Those still running at the timeout are aborted,
+   * given a second to end, and their jobs handed back: their leases end at once, so another worker
+   * takes them over as it would a dead worker's (the attempt counts). The worker writes nothing after
+   * it resolves (a handler that ignores its signal may still be running).
+   */
   stop(): Promise<void>;
 }
 
 const MAX_ERROR_LENGTH = 500;
+/** How long stop() lets aborted handlers end before it hands their jobs back. */
+const ABORT_GRACE_MS = 1_000;
 
 export function startWorker(options: WorkerOptions): Worker {
   const { db, clock, logger, handlers } = options;
@@ -39,7 +46,8 @@ export function startWorker(options: WorkerOptions): Worker {
   const pollMs = options.pollMs ?? 1_000;
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
   const queues = Object.keys(handlers);
-  const running = new Map<Promise<void>, AbortController>();
+  const running = new Map<Promise<void>, { job: ClaimedJob; abort: AbortController }>();
+  const stopped = new Error('Worker stopped');
   const wakers = new Set<() => void>();
   let stopping = false;
   let passes = Promise.resolve(0);
@@ -87,7 +95,7 @@ export function startWorker(options: WorkerOptions): Worker {
       running.delete(done);
       wake();
     });
-    running.set(done, abort);
+    running.set(done, { job, abort });
   }
 
   async function run(job: ClaimedJob, abort: AbortController): Promise<void> {
@@ -121,7 +129,8 @@ export function startWorker(options: WorkerOptions): Worker {
       await handlers[job.queue]!(job.payload, ctx);
       if (!completed) outcome = { status: 'SUCCEEDED', at: clock.now() };
     } catch (error) {
-      outcome = failure(job, error);
+      // Cut short by stop(), which hands the job back: no failure of the job's own.
+      if (abort.signal.reason !== stopped) outcome = failure(job, error);
     } finally {
       clearInterval(heartbeat);
     }
@@ -165,7 +174,17 @@ export function startWorker(options: WorkerOptions): Worker {
     wake();
     const settled = Promise.all([loop, passes, ...running.keys()]);
     if (await settlesWithin(settled, options.stopTimeoutMs ?? 30_000)) return;
-    for (const abort of running.values()) abort.abort(new Error('Worker stopped'));
+    const left = [...running.entries()];
+    for (const [, { abort }] of left) abort.abort(stopped);
+    await settlesWithin(Promise.all(left.map(([done]) => done)), ABORT_GRACE_MS);
+    // A lease that ends now: the next worker to look claims the job, as if this one had died.
+    await Promise.all(
+      left.map(([, { job }]) =>
+        extendLease(db, job, clock.now()).catch((error) =>
+          logger.warn({ ...fields(job), error: messageOf(error) }, 'could not hand a job back'),
+        ),
+      ),
+    );
     running.clear();
     wake();
   }
