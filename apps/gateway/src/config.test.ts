@@ -23,14 +23,14 @@ const POSTGRES = { DATABASE_URL: 'postgresql://gateway@db:5432/gateway' };
 
 describe('processes, pool budget and shutdown in the configuration', () => {
   it('defaults to one process with the whole pool and a 25-second shutdown', () => {
-    expect(readConfig({})).toMatchObject({ workers: 1, databasePoolSize: 10, shutdownTimeoutSeconds: 25 });
+    expect(readConfig({})).toMatchObject({ workers: 1, databasePoolSize: 9, shutdownTimeoutSeconds: 25 });
   });
 
-  it('divides GATEWAY_DB_POOL_SIZE among the workers, rounding down, so the host stays within it', () => {
-    expect(readConfig({ ...POSTGRES, GATEWAY_WORKERS: '3' })).toMatchObject({ workers: 3, databasePoolSize: 3 });
-    expect(readConfig({ ...POSTGRES, GATEWAY_WORKERS: '2', GATEWAY_DB_POOL_SIZE: '40' })).toMatchObject({ databasePoolSize: 20 });
-    expect(() => readConfig({ ...POSTGRES, GATEWAY_WORKERS: '4', GATEWAY_DB_POOL_SIZE: '6' })).toThrow(
-      'GATEWAY_DB_POOL_SIZE=6 leaves 1 connection(s) to each of the 4 processes of GATEWAY_WORKERS; each needs at least 2: raise GATEWAY_DB_POOL_SIZE to 8 or more.',
+  it('divides GATEWAY_DB_POOL_SIZE among the workers, rounding down, each keeping one for its listener', () => {
+    expect(readConfig({ ...POSTGRES, GATEWAY_WORKERS: '3' })).toMatchObject({ workers: 3, databasePoolSize: 2 });
+    expect(readConfig({ ...POSTGRES, GATEWAY_WORKERS: '2', GATEWAY_DB_POOL_SIZE: '40' })).toMatchObject({ databasePoolSize: 19 });
+    expect(() => readConfig({ ...POSTGRES, GATEWAY_WORKERS: '4', GATEWAY_DB_POOL_SIZE: '8' })).toThrow(
+      'GATEWAY_DB_POOL_SIZE=8 leaves 2 connection(s) to each of the 4 processes of GATEWAY_WORKERS; each needs at least 3: raise GATEWAY_DB_POOL_SIZE to 12 or more.',
     );
   });
 
@@ -40,6 +40,6 @@ describe('processes, pool budget and shutdown in the configuration', () => {
     expect(() => readConfig({ GATEWAY_SHUTDOWN_TIMEOUT_SECONDS: '0' })).toThrow(
       /GATEWAY_SHUTDOWN_TIMEOUT_SECONDS must be an integer of at least 1/,
     );
-    expect(() => readConfig({ GATEWAY_DB_POOL_SIZE: '1' })).toThrow(/GATEWAY_DB_POOL_SIZE must be an integer of at least 2/);
+    expect(() => readConfig({ GATEWAY_DB_POOL_SIZE: '1' })).toThrow(/GATEWAY_DB_POOL_SIZE must be an integer of at least 3/);
   });
 });

@@ -39,8 +39,10 @@ export interface GatewayConfig {
 const CCV_RETENTION = { default: 300, max: 3600 };
 /** Database connections of all the gateway's processes on a host, together. */
 const DB_POOL_SIZE = 10;
-/** Every process needs two connections: start-up holds one for its lock while migrations use another. */
-const MIN_POOL_PER_PROCESS = 2;
+/** Every process keeps one connection of its own that LISTENs for provider changes (provider-cache.ts). */
+const LISTEN_CONNECTIONS = 1;
+/** Every process needs two pool connections (start-up holds one for its lock while migrations use another) and its listener. */
+const MIN_POOL_PER_PROCESS = 2 + LISTEN_CONNECTIONS;
 /** Below Kubernetes' default 30-second grace period, so the gateway exits before it is killed. */
 const SHUTDOWN_TIMEOUT_SECONDS = 25;
 
@@ -86,7 +88,7 @@ function workersOf(env: NodeJS.ProcessEnv): number {
   return workers;
 }
 
-/** The share of GATEWAY_DB_POOL_SIZE each of the `workers` processes may open. */
+/** The pool of each of the `workers` processes: its share of GATEWAY_DB_POOL_SIZE, less its listening connection. */
 function poolSizePerProcess(env: NodeJS.ProcessEnv, workers: number): number {
   const total = integer('GATEWAY_DB_POOL_SIZE', env.GATEWAY_DB_POOL_SIZE, DB_POOL_SIZE, MIN_POOL_PER_PROCESS);
   const each = Math.floor(total / workers);
@@ -96,7 +98,7 @@ function poolSizePerProcess(env: NodeJS.ProcessEnv, workers: number): number {
         `each needs at least ${MIN_POOL_PER_PROCESS}: raise GATEWAY_DB_POOL_SIZE to ${MIN_POOL_PER_PROCESS * workers} or more.`,
     );
   }
-  return each;
+  return each - LISTEN_CONNECTIONS;
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
