@@ -25,10 +25,14 @@ function isAmount(value: string | number): boolean {
 }
 const AMOUNT_PROBLEM = { message: 'Amount must be a decimal number below 1,000,000,000,000,000', ...issueParams('InvalidAmount') };
 
-/** Amount on the wire: a JSON number or numeric text (the Java client sends text). */
+/**
+ * Amount on the wire: a JSON number or numeric text (the Java client sends text). A number past
+ * the range is AmountTooLarge (25), as the charge services answered it before the range check.
+ */
 export const amountInput = z
   .union([z.number(), z.string()])
-  .refine(isAmount, AMOUNT_PROBLEM)
+  .refine((value) => parseDecimal(value) !== undefined, { ...AMOUNT_PROBLEM, abort: true })
+  .refine(isAmount, { message: 'Amount must be below 1,000,000,000,000,000', ...issueParams('AmountTooLarge') })
   .meta({ description: 'Decimal amount in major units, e.g. 15.5. Numeric strings are accepted.', example: 15.5 });
 
 /** Amount in a query string; given empty, it is refused (400), not taken as absent. */
