@@ -1,4 +1,4 @@
-import { readParameters, type Environment, type ProviderType } from '../provider-type.js';
+import { CARD_OPERATIONS, readParameters, type Environment, type ProviderType } from '../provider-type.js';
 import { createAdyenConnector } from './connector.js';
 import { ADYEN_CURRENCIES, toAdyenUnits } from './currencies.js';
 import { ADYEN_NOTIFICATIONS } from './notifications.js';
@@ -59,22 +59,8 @@ export const ADYEN: ProviderType = {
   checkParameters: (parameters, environment) => readParameters(PARAMETERS, parameters, environment, problemOf),
   currencies: ADYEN_CURRENCIES,
   providerAmount: toAdyenUnits,
-  operations: new Set([
-    'authorise',
-    'sale',
-    'capture',
-    'partialCapture',
-    'void',
-    'refund',
-    'partialRefund',
-    'reverse',
-    'storeCard',
-    'describeStoredCard',
-    'deleteStoredCard',
-    'multiUseToken',
-    'recurring',
-    'notifications',
-  ]),
+  // Adyen has no call to change a stored card's expiry, and its stored payment method ids are multi-use only.
+  operations: new Set([...CARD_OPERATIONS.filter((op) => op !== 'updateStoredCard' && op !== 'singleUseToken'), 'notifications']),
   endpoint,
   connector: ({ baseUrl, timeoutMs, parameters }) =>
     createAdyenConnector({ baseUrl, timeoutMs, apiKey: parameters.ApiKey ?? '', merchantAccount: parameters.MerchantAccount ?? '' }),
