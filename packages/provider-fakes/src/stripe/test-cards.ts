@@ -1,3 +1,4 @@
+import { passesLuhn } from '@gateway/core';
 /**
  * Stripe's test cards, as its testing documentation describes them: card numbers, the test
  * PaymentMethod ids (`pm_card_…`) and test tokens (`tok_…`) that stand for them, and what each does.
@@ -125,15 +126,9 @@ export const STRIPE_TEST_CARDS: readonly StripeTestCard[] = [
   },
 ];
 
+/** A number the provider takes as a card number: 12 to 19 digits that pass the Luhn check. */
 export function luhnValid(number: string): boolean {
-  if (!/^\d{12,19}$/.test(number)) return false;
-  let sum = 0;
-  for (let i = 0; i < number.length; i++) {
-    let digit = Number(number[number.length - 1 - i]);
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
-    sum += digit;
-  }
-  return sum % 10 === 0;
+  return /^\d{12,19}$/.test(number) && passesLuhn(number);
 }
 
 /** The brand Stripe reports for a number (its first digits). */
