@@ -4,7 +4,8 @@ import type { FakeFailure, FakeStripe } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ProviderConnector } from '../connector.js';
 import { STRIPE_CODES, type StripeCode } from './codes.js';
-import { failureOf, payment } from './scenarios.js';
+import { payment } from './scenarios.js';
+import { failureOf } from '../testing.js';
 import { startStripe } from './testing.js';
 
 // Every row of the code table, answered by the fake Stripe to a payment intent and read back by the connector.

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { FakeStripe } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthoriseRequest, ProviderConnector, ReverseRequest } from '../connector.js';
-import { CVC, EXPIRY, failureOf, modification, payment, TEST_CARDS, valueOf } from './scenarios.js';
+import { CVC, EXPIRY, modification, payment, TEST_CARDS } from './scenarios.js';
+import { failureOf, valueOf } from '../testing.js';
 import { connectorTo, received, startStripe } from './testing.js';
 
 // What the connector sends the fake Stripe, and how it copes with timeouts, lost answers and errors.

@@ -4,7 +4,8 @@ import { signStripePayload, type FakeStripe } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationRead } from '../provider-type.js';
 import { STRIPE_NOTIFICATIONS } from './notifications.js';
-import { modification, payment, valueOf } from './scenarios.js';
+import { modification, payment } from './scenarios.js';
+import { valueOf } from '../testing.js';
 import { startStripe } from './testing.js';
 import type { ProviderConnector } from '../connector.js';
 

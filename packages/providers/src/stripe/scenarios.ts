@@ -4,7 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AuthoriseRequest, PaymentSource, ProviderConnector, ProviderFailure, ProviderResult } from '../connector.js';
+import type { AuthoriseRequest, PaymentSource, ProviderConnector, ProviderFailure } from '../connector.js';
+import { failureOf, valueOf } from '../testing.js';
 
 export interface StripeTarget {
   connector: ProviderConnector;
@@ -105,16 +106,6 @@ export function payment(source: PaymentSource, extra: Partial<AuthoriseRequest> 
 /** A capture or refund of a USD charge (the key made up when not given). */
 export function modification(providerChargeId: string, amount: bigint, idempotencyKey = `m-${randomUUID()}`) {
   return { providerChargeId, amount, currency: 'USD', idempotencyKey };
-}
-
-export function valueOf<T>(result: ProviderResult<T>): T {
-  if (!result.ok) throw new Error(`expected success, got ${result.failure.category} (${result.failure.gatewayCode})`);
-  return result.value;
-}
-
-export function failureOf(result: ProviderResult<unknown>): ProviderFailure {
-  if (result.ok) throw new Error('expected a failure');
-  return result.failure;
 }
 
 const declining = Object.entries(TEST_CARDS).filter(([, card]) => 'failure' in card) as [string, Required<TestCard>][];
