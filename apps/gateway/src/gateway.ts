@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createServices, systemClock, type Clock, type Services } from '@gateway/api';
+import { createServices, systemClock, type Clock, type Limits, type Services } from '@gateway/api';
 import type { ExchangeRates, Keyring } from '@gateway/core';
 import { openDatabase, type Database } from '@gateway/db';
 import { createJobQueue, startWorker, type Worker } from '@gateway/jobs';
@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { ensureDemoAccount, type DemoAccount } from './demo';
 import { serveDrainable, type DrainableServer } from './http/drain';
 import { createMetrics, createMetricsListener } from './http/metrics';
+import { trustedProxies } from './http/client';
 import { answerClientError, createRequestListener } from './http/server';
 
 export interface GatewayOptions {
@@ -32,8 +33,10 @@ export interface GatewayOptions {
   webhookAllowPrivate?: boolean;
   /** How long a webhook delivery waits for an answer (default 10 s). */
   webhookTimeoutMs?: number;
-  /** Dashboard sign-ins: password checks per minute, all emails together (default 30). */
-  passwordChecksPerMinute?: number;
+  /** Abuse limits (GATEWAY_RATE_LIMITS; default DEFAULT_LIMITS of @gateway/api). */
+  limits?: Limits;
+  /** Proxies whose X-Forwarded-For gives the client's address (GATEWAY_TRUSTED_PROXIES; default loopback). */
+  trustedProxies?: string;
   /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES; default none). */
   exchangeRates?: ExchangeRates;
   /** Database connections this process may open (default 10). */
@@ -69,6 +72,8 @@ export interface Gateway {
 /** Serialises start-up work (migrations, demo seeding) across gateway processes on one database. */
 const STARTUP_LOCK = 727_001;
 const SHUTDOWN_TIMEOUT_MS = 25_000;
+/** The dashboard's server, on this machine, forwards browsers' addresses. */
+const DEFAULT_TRUSTED_PROXIES = 'loopback';
 /** What close() keeps of the shutdown timeout for the acquirer and the database, after requests and jobs. */
 const CLOSE_RESERVE_MS = 3_000;
 
@@ -118,7 +123,7 @@ function servicesOf(database: Database, options: GatewayOptions, urls: { simulat
       ccvRetentionSeconds: options.ccvRetentionSeconds,
       allowPrivateWebhooks: options.webhookAllowPrivate,
       webhookTimeoutMs: options.webhookTimeoutMs,
-      passwordChecksPerMinute: options.passwordChecksPerMinute,
+      limits: options.limits,
       exchangeRates: options.exchangeRates,
       dashboardUrl: options.dashboardUrl ?? 'http://127.0.0.1:3001',
     },
@@ -214,6 +219,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       logger,
       metrics,
       publicUrl,
+      trustedProxies: trustedProxies(options.trustedProxies ?? DEFAULT_TRUSTED_PROXIES),
       // Draining: 503 at once, so that load balancers send nothing more here.
       health: async () => {
         if (http?.draining) return false;

@@ -38,6 +38,8 @@ const options: GatewayOptions = {
   metrics: config.metrics,
   databasePoolSize: config.databasePoolSize,
   shutdownTimeoutMs,
+  limits: config.limits,
+  trustedProxies: config.trustedProxies,
   // A cluster's primary did the start-up work before it started its workers.
   startupWork: !cluster.isWorker,
 };

@@ -7,3 +7,4 @@ export { hashSecretKey } from './services/accounts';
 export type { Context } from './context';
 export { sessionTokenOf } from './routers/staff/session-cookie';
 export { toApiError, renderApiError, type ApiErrorBody } from './errors';
+export { DEFAULT_LIMITS, parseLimits, RateLimited, type Limits } from './services/limits';
