@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createServices, systemClock, type Clock, type Limits, type Services } from '@gateway/api';
+import { checkMasterKeys, createServices, systemClock, type Clock, type Limits, type Services } from '@gateway/api';
 import type { ExchangeRates, Keyring } from '@gateway/core';
 import { openDatabase, type Database } from '@gateway/db';
 import { createJobQueue, startWorker, type Worker } from '@gateway/jobs';
@@ -26,8 +26,8 @@ export interface GatewayOptions {
   seedDemo: boolean;
   logger: Logger;
   clock?: Clock;
-  /** Vault master keys (config.ts, master-keys.ts). */
-  keyring: Keyring;
+  /** Vault master keys (config.ts, master-keys.ts), or how to load them once the database answers. */
+  keyring: Keyring | (() => Keyring);
   ccvRetentionSeconds: number;
   /** Let webhook deliveries reach loopback and private addresses (default false: refused). */
   webhookAllowPrivate?: boolean;
@@ -100,17 +100,33 @@ async function listen(server: Server, port: number, host: string): Promise<strin
   return `http://${host}:${(server.address() as AddressInfo).port}`;
 }
 
-function open(options: GatewayOptions, poolSize: number | undefined): Promise<Database> {
+/**
+ * Opens the database and, once it has answered, the master keys: a first start writes no key file
+ * for a database it cannot reach.
+ */
+async function open(options: GatewayOptions, poolSize: number | undefined): Promise<{ database: Database; keyring: Keyring }> {
   const { logger } = options;
-  return openDatabase({
+  const database = await openDatabase({
     url: options.databaseUrl,
     dataDir: options.dataDir && join(options.dataDir, 'db'),
     poolSize,
     onIdleConnectionError: (err) => logger.warn({ err }, 'an idle database connection failed; the pool replaces it'),
   });
+  try {
+    await database.prisma.$queryRaw`SELECT 1`;
+    return { database, keyring: typeof options.keyring === 'function' ? options.keyring() : options.keyring };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
 }
 
-function servicesOf(database: Database, options: GatewayOptions, urls: { simulatorUrl: string; publicUrl: string }): Services {
+function servicesOf(
+  database: Database,
+  keyring: Keyring,
+  options: GatewayOptions,
+  urls: { simulatorUrl: string; publicUrl: string },
+): Services {
   const clock = options.clock ?? systemClock;
   return createServices({
     db: database.prisma,
@@ -119,7 +135,7 @@ function servicesOf(database: Database, options: GatewayOptions, urls: { simulat
     config: {
       errorDocsUrl: `${urls.publicUrl}/errorcodes`,
       simulatorUrl: urls.simulatorUrl,
-      keyring: options.keyring,
+      keyring,
       ccvRetentionSeconds: options.ccvRetentionSeconds,
       allowPrivateWebhooks: options.webhookAllowPrivate,
       webhookTimeoutMs: options.webhookTimeoutMs,
@@ -132,11 +148,16 @@ function servicesOf(database: Database, options: GatewayOptions, urls: { simulat
   });
 }
 
-/** Migrations, then the demo account on an empty database: under a lock, so one process at a time does them. */
+/**
+ * Migrations, the master keys' check (key-check.ts: a gateway with other keys stops here, having
+ * changed nothing), then the demo account on an empty database: under a lock, so one process at a
+ * time does them.
+ */
 function startupWork(database: Database, services: Services, options: GatewayOptions): Promise<DemoAccount | undefined> {
   return database.exclusively(STARTUP_LOCK, async () => {
     const { applied } = await database.migrate();
     if (applied.length > 0) options.logger.info({ applied }, 'migrations applied');
+    await checkMasterKeys(database.prisma, services.config.keyring);
     return options.seedDemo && options.dataDir ? ensureDemoAccount(services, options.dataDir) : undefined;
   });
 }
@@ -146,11 +167,11 @@ function startupWork(database: Database, services: Services, options: GatewayOpt
  * once before its workers start: on two connections (the lock's and the migrations'), closed after.
  */
 export async function prepareDatabase(options: GatewayOptions & { simulatorUrl: string }): Promise<DemoAccount | undefined> {
-  const database = await open(options, 2);
+  const { database, keyring } = await open(options, 2);
   try {
     return await startupWork(
       database,
-      servicesOf(database, options, { simulatorUrl: options.simulatorUrl, publicUrl: options.publicUrl ?? '' }),
+      servicesOf(database, keyring, options, { simulatorUrl: options.simulatorUrl, publicUrl: options.publicUrl ?? '' }),
       options,
     );
   } finally {
@@ -181,7 +202,8 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     })());
 
   try {
-    database = await open(options, options.databasePoolSize);
+    const opened = await open(options, options.databasePoolSize);
+    database = opened.database;
     const clock = options.clock ?? systemClock;
     // The in-process acquirer keeps its stored cards and payments next to the embedded data, so
     // saved payment methods survive a restart.
@@ -207,7 +229,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     const publicUrl = options.publicUrl ?? url;
 
-    const services = servicesOf(database, options, { simulatorUrl, publicUrl });
+    const services = servicesOf(database, opened.keyring, options, { simulatorUrl, publicUrl });
     const demo = options.startupWork === false ? undefined : await startupWork(database, services, options);
     worker = startWorker({ db: database.prisma, clock, logger, handlers: services.jobHandlers, stopTimeoutMs: drainMs });
     await services.maintenance.start();
