@@ -1,5 +1,5 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { join } from 'node:path';
 import { checkMasterKeys, createServices, systemClock, type Clock, type Limits, type Services } from '@gateway/api';
 import type { ExchangeRates, Keyring } from '@gateway/core';
@@ -7,6 +7,7 @@ import { openDatabase, type Database } from '@gateway/db';
 import { createJobQueue, startWorker, type Worker } from '@gateway/jobs';
 import { startSimulator, type Simulator } from '@gateway/providers';
 import type { Logger } from 'pino';
+import { ACCOUNT_SOCKET, serveAccountCommands } from './accounts-admin';
 import { ensureDemoAccount, type DemoAccount } from './demo';
 import { serveDrainable, type DrainableServer } from './http/drain';
 import { createMetrics, createMetricsListener } from './http/metrics';
@@ -70,7 +71,7 @@ export interface Gateway {
 }
 
 /** Serialises start-up work (migrations, demo seeding) across gateway processes on one database. */
-const STARTUP_LOCK = 727_001;
+export const STARTUP_LOCK = 727_001;
 const SHUTDOWN_TIMEOUT_MS = 25_000;
 /** The dashboard's server, on this machine, forwards browsers' addresses. */
 const DEFAULT_TRUSTED_PROXIES = 'loopback';
@@ -188,6 +189,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   let simulator: Simulator | undefined;
   let http: DrainableServer | undefined;
   let metricsServer: Server | undefined;
+  let accountCommands: NetServer | undefined;
   let worker: Worker | undefined;
   const step = (what: string, closing: Promise<unknown> | undefined) =>
     closing?.catch((err: unknown) => logger.warn({ err }, `closing ${what} failed`));
@@ -197,6 +199,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const [answeredAll] = await Promise.all([step('HTTP', http?.drain(drainMs)), step('the job worker', worker?.stop())]);
       if (answeredAll === false) logger.warn({ seconds: drainMs / 1000 }, 'requests still unanswered at the shutdown timeout were cut');
       await step('metrics', metricsServer && closeNow(metricsServer));
+      await step('the account socket', accountCommands && new Promise((resolve) => accountCommands?.close(resolve)));
       await step('the simulated acquirer', simulator?.close());
       await step('the database', database?.close());
     })());
@@ -233,6 +236,10 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     const demo = options.startupWork === false ? undefined : await startupWork(database, services, options);
     worker = startWorker({ db: database.prisma, clock, logger, handlers: services.jobHandlers, stopTimeoutMs: drainMs });
     await services.maintenance.start();
+    // The embedded database is this process's alone: operators' account commands come through it.
+    if (database.kind === 'embedded' && options.dataDir) {
+      accountCommands = await serveAccountCommands(join(options.dataDir, ACCOUNT_SOCKET), services.accounts);
+    }
 
     const db = database.prisma;
     server.on('clientError', answerClientError(services.config.errorDocsUrl));

@@ -4,7 +4,7 @@ export type { NewProvider, FeeInput } from './services/providers/provider-servic
 export { createServices, systemClock, type Services, type Clock, type Logger, type ServiceConfig, type Dependencies } from './services';
 export { countSealedByKey, rewrapSealedData } from './services/sealed-data';
 export { checkMasterKeys } from './services/key-check';
-export { hashSecretKey } from './services/accounts';
+export { createAccountService, hashSecretKey, type AccountService } from './services/accounts';
 export type { Context } from './context';
 export { sessionTokenOf } from './routers/staff/session-cookie';
 export { toApiError, renderApiError, type ApiErrorBody } from './errors';

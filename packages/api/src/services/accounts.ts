@@ -22,7 +22,7 @@ export interface NewAccount {
 const KEY_CACHE_MS = 10_000;
 const KEY_CACHE_SIZE = 10_000;
 
-export function createAccountService({ db, clock, logger }: Dependencies) {
+export function createAccountService({ db, clock, logger }: Pick<Dependencies, 'db' | 'clock' | 'logger'>) {
   const recent = new Map<string, { account: Account; until: number }>();
 
   return {
