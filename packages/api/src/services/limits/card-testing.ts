@@ -52,7 +52,7 @@ export function createCardTestingGuard({ db, config }: Pick<Dependencies, 'db' |
       const { paymentInformation, token } = (input ?? {}) as { paymentInformation?: { cardNumber?: unknown }; token?: unknown };
       const digits = typeof paymentInformation?.cardNumber === 'string' ? paymentInformation.cardNumber.replace(/\D/g, '') : '';
       if (digits.length >= 12) return fingerprint(digits.slice(0, 6) + digits.slice(-4));
-      if (typeof token !== 'string') return undefined;
+      if (typeof token !== 'string' || token.length > 100) return undefined;
       const row = await db.paymentToken.findFirst({ where: { id: token, accountId: account.id }, select: { cardMasked: true } });
       return row?.cardMasked ? fingerprint(row.cardMasked.slice(0, 6) + row.cardMasked.slice(-4)) : undefined;
     },
