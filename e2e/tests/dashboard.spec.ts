@@ -51,6 +51,30 @@ test('a page of another site cannot act with the staff session', async ({ page }
   await api.dispose();
 });
 
+test('staff cap wallet charges made with the public key, or switch them off', async ({ page }) => {
+  await page.goto('/api-keys');
+  const section = page.getByRole('region', { name: 'Wallet charges with the public key' });
+  const enabled = section.getByLabel('Take wallet charges made with the public key');
+  const cap = section.getByLabel('Largest wallet charge');
+  await expect(enabled).toBeChecked();
+  await expect(cap).toHaveValue('1000');
+  const save = async () =>
+    Promise.all([
+      page.waitForResponse((r) => r.url().includes('account.setWalletChargeSettings') && r.ok()),
+      section.getByRole('button', { name: 'Save' }).click(),
+    ]);
+  await enabled.uncheck();
+  await cap.fill('50');
+  await save();
+  await page.reload();
+  await expect(enabled).not.toBeChecked();
+  await expect(cap).toHaveValue('50');
+  // Back to the defaults for the other tests.
+  await enabled.check();
+  await cap.fill('1000');
+  await save();
+});
+
 test.describe('charges', () => {
   test('search by reference, then refund part of the charge and see it in its history', async ({ page }) => {
     const reference = `refund-${run}`;

@@ -1,3 +1,4 @@
+import { DEFAULT_LIMITS } from '@gateway/api';
 import { convertMinorUnits, findCurrency, type Currency } from '@gateway/core';
 import { describe, expect, it } from 'vitest';
 import { readConfig } from './config';
@@ -41,5 +42,28 @@ describe('processes, pool budget and shutdown in the configuration', () => {
       /GATEWAY_SHUTDOWN_TIMEOUT_SECONDS must be an integer of at least 1/,
     );
     expect(() => readConfig({ GATEWAY_DB_POOL_SIZE: '1' })).toThrow(/GATEWAY_DB_POOL_SIZE must be an integer of at least 3/);
+  });
+});
+
+describe('abuse limits and trusted proxies', () => {
+  it('default to the documented limits and loopback; GATEWAY_RATE_LIMITS changes the limits it names', () => {
+    expect(readConfig({})).toMatchObject({ limits: DEFAULT_LIMITS, trustedProxies: 'loopback' });
+    const { limits, trustedProxies } = readConfig({
+      GATEWAY_RATE_LIMITS: 'public-address-declines=20/600, sign-in-pair-failures=3/60',
+      GATEWAY_TRUSTED_PROXIES: '10.0.0.0/8,loopback',
+    });
+    expect(limits).toEqual({
+      ...DEFAULT_LIMITS,
+      'public-address-declines': { points: 20, seconds: 600 },
+      'sign-in-pair-failures': { points: 3, seconds: 60 },
+    });
+    expect(trustedProxies).toBe('10.0.0.0/8,loopback');
+  });
+
+  it('stops the start on a limit it does not know or cannot read', () => {
+    expect(() => readConfig({ GATEWAY_RATE_LIMITS: 'everything=1/1' })).toThrow(
+      /^GATEWAY_RATE_LIMITS: "everything=1\/1" is not name=points\/seconds/,
+    );
+    expect(() => readConfig({ GATEWAY_RATE_LIMITS: 'public-key-calls=0/60' })).toThrow(/GATEWAY_RATE_LIMITS: "public-key-calls=0\/60"/);
   });
 });

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseLimits, type Limits } from '@gateway/api';
 import { parseExchangeRates, parseKeyring, type ExchangeRates, type Keyring } from '@gateway/core';
 
 /** The gateway's configuration: the only module that reads process.env. */
@@ -33,6 +34,10 @@ export interface GatewayConfig {
   databasePoolSize: number;
   /** How long a stop may take, from the signal to the exit (GATEWAY_SHUTDOWN_TIMEOUT_SECONDS). */
   shutdownTimeoutSeconds: number;
+  /** Abuse limits over their defaults (GATEWAY_RATE_LIMITS=name=points/seconds,…; docs/operations.md). */
+  limits: Limits;
+  /** Proxies whose X-Forwarded-For is believed (GATEWAY_TRUSTED_PROXIES; default loopback). */
+  trustedProxies: string;
 }
 
 /** A CCV may be kept only briefly before a payment: at most an hour, 5 minutes by default. */
@@ -66,6 +71,14 @@ function exchangeRates(text: string): ExchangeRates {
     return parseExchangeRates(text);
   } catch (error) {
     throw new Error(`GATEWAY_EXCHANGE_RATES: ${(error as Error).message}`);
+  }
+}
+
+function limits(text: string): Limits {
+  try {
+    return parseLimits(text);
+  } catch (error) {
+    throw new Error(`GATEWAY_RATE_LIMITS: ${(error as Error).message}`);
   }
 }
 
@@ -126,5 +139,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     workers,
     databasePoolSize: poolSizePerProcess(env, workers),
     shutdownTimeoutSeconds: integer('GATEWAY_SHUTDOWN_TIMEOUT_SECONDS', env.GATEWAY_SHUTDOWN_TIMEOUT_SECONDS, SHUTDOWN_TIMEOUT_SECONDS, 1),
+    limits: limits(env.GATEWAY_RATE_LIMITS ?? ''),
+    trustedProxies: env.GATEWAY_TRUSTED_PROXIES || 'loopback',
   };
 }

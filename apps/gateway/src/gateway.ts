@@ -1,15 +1,17 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { join } from 'node:path';
-import { createServices, systemClock, type Clock, type Services } from '@gateway/api';
+import { checkMasterKeys, createServices, systemClock, type Clock, type Limits, type Services } from '@gateway/api';
 import type { ExchangeRates, Keyring } from '@gateway/core';
 import { openDatabase, type Database } from '@gateway/db';
 import { createJobQueue, startWorker, type Worker } from '@gateway/jobs';
 import { startSimulator, type Simulator } from '@gateway/providers';
 import type { Logger } from 'pino';
+import { ACCOUNT_SOCKET, serveAccountCommands } from './accounts-admin';
 import { ensureDemoAccount, type DemoAccount } from './demo';
 import { serveDrainable, type DrainableServer } from './http/drain';
 import { createMetrics, createMetricsListener } from './http/metrics';
+import { trustedProxies } from './http/client';
 import { answerClientError, createRequestListener } from './http/server';
 
 export interface GatewayOptions {
@@ -25,15 +27,17 @@ export interface GatewayOptions {
   seedDemo: boolean;
   logger: Logger;
   clock?: Clock;
-  /** Vault master keys (config.ts, master-keys.ts). */
-  keyring: Keyring;
+  /** Vault master keys (config.ts, master-keys.ts), or how to load them once the database answers. */
+  keyring: Keyring | (() => Keyring);
   ccvRetentionSeconds: number;
   /** Let webhook deliveries reach loopback and private addresses (default false: refused). */
   webhookAllowPrivate?: boolean;
   /** How long a webhook delivery waits for an answer (default 10 s). */
   webhookTimeoutMs?: number;
-  /** Dashboard sign-ins: password checks per minute, all emails together (default 30). */
-  passwordChecksPerMinute?: number;
+  /** Abuse limits (GATEWAY_RATE_LIMITS; default DEFAULT_LIMITS of @gateway/api). */
+  limits?: Limits;
+  /** Proxies whose X-Forwarded-For gives the client's address (GATEWAY_TRUSTED_PROXIES; default loopback). */
+  trustedProxies?: string;
   /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES; default none). */
   exchangeRates?: ExchangeRates;
   /** Database connections this process may open (default 10). */
@@ -67,8 +71,10 @@ export interface Gateway {
 }
 
 /** Serialises start-up work (migrations, demo seeding) across gateway processes on one database. */
-const STARTUP_LOCK = 727_001;
+export const STARTUP_LOCK = 727_001;
 const SHUTDOWN_TIMEOUT_MS = 25_000;
+/** The dashboard's server, on this machine, forwards browsers' addresses. */
+const DEFAULT_TRUSTED_PROXIES = 'loopback';
 /** What close() keeps of the shutdown timeout for the acquirer and the database, after requests and jobs. */
 const CLOSE_RESERVE_MS = 3_000;
 
@@ -95,17 +101,33 @@ async function listen(server: Server, port: number, host: string): Promise<strin
   return `http://${host}:${(server.address() as AddressInfo).port}`;
 }
 
-function open(options: GatewayOptions, poolSize: number | undefined): Promise<Database> {
+/**
+ * Opens the database and, once it has answered, the master keys: a first start writes no key file
+ * for a database it cannot reach.
+ */
+async function open(options: GatewayOptions, poolSize: number | undefined): Promise<{ database: Database; keyring: Keyring }> {
   const { logger } = options;
-  return openDatabase({
+  const database = await openDatabase({
     url: options.databaseUrl,
     dataDir: options.dataDir && join(options.dataDir, 'db'),
     poolSize,
     onIdleConnectionError: (err) => logger.warn({ err }, 'an idle database connection failed; the pool replaces it'),
   });
+  try {
+    await database.prisma.$queryRaw`SELECT 1`;
+    return { database, keyring: typeof options.keyring === 'function' ? options.keyring() : options.keyring };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
 }
 
-function servicesOf(database: Database, options: GatewayOptions, urls: { simulatorUrl: string; publicUrl: string }): Services {
+function servicesOf(
+  database: Database,
+  keyring: Keyring,
+  options: GatewayOptions,
+  urls: { simulatorUrl: string; publicUrl: string },
+): Services {
   const clock = options.clock ?? systemClock;
   return createServices({
     db: database.prisma,
@@ -114,11 +136,11 @@ function servicesOf(database: Database, options: GatewayOptions, urls: { simulat
     config: {
       errorDocsUrl: `${urls.publicUrl}/errorcodes`,
       simulatorUrl: urls.simulatorUrl,
-      keyring: options.keyring,
+      keyring,
       ccvRetentionSeconds: options.ccvRetentionSeconds,
       allowPrivateWebhooks: options.webhookAllowPrivate,
       webhookTimeoutMs: options.webhookTimeoutMs,
-      passwordChecksPerMinute: options.passwordChecksPerMinute,
+      limits: options.limits,
       exchangeRates: options.exchangeRates,
       dashboardUrl: options.dashboardUrl ?? 'http://127.0.0.1:3001',
     },
@@ -127,11 +149,16 @@ function servicesOf(database: Database, options: GatewayOptions, urls: { simulat
   });
 }
 
-/** Migrations, then the demo account on an empty database: under a lock, so one process at a time does them. */
+/**
+ * Migrations, the master keys' check (key-check.ts: a gateway with other keys stops here, having
+ * changed nothing), then the demo account on an empty database: under a lock, so one process at a
+ * time does them.
+ */
 function startupWork(database: Database, services: Services, options: GatewayOptions): Promise<DemoAccount | undefined> {
   return database.exclusively(STARTUP_LOCK, async () => {
     const { applied } = await database.migrate();
     if (applied.length > 0) options.logger.info({ applied }, 'migrations applied');
+    await checkMasterKeys(database.prisma, services.config.keyring);
     return options.seedDemo && options.dataDir ? ensureDemoAccount(services, options.dataDir) : undefined;
   });
 }
@@ -141,11 +168,11 @@ function startupWork(database: Database, services: Services, options: GatewayOpt
  * once before its workers start: on two connections (the lock's and the migrations'), closed after.
  */
 export async function prepareDatabase(options: GatewayOptions & { simulatorUrl: string }): Promise<DemoAccount | undefined> {
-  const database = await open(options, 2);
+  const { database, keyring } = await open(options, 2);
   try {
     return await startupWork(
       database,
-      servicesOf(database, options, { simulatorUrl: options.simulatorUrl, publicUrl: options.publicUrl ?? '' }),
+      servicesOf(database, keyring, options, { simulatorUrl: options.simulatorUrl, publicUrl: options.publicUrl ?? '' }),
       options,
     );
   } finally {
@@ -162,6 +189,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
   let simulator: Simulator | undefined;
   let http: DrainableServer | undefined;
   let metricsServer: Server | undefined;
+  let accountCommands: NetServer | undefined;
   let worker: Worker | undefined;
   const step = (what: string, closing: Promise<unknown> | undefined) =>
     closing?.catch((err: unknown) => logger.warn({ err }, `closing ${what} failed`));
@@ -171,12 +199,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       const [answeredAll] = await Promise.all([step('HTTP', http?.drain(drainMs)), step('the job worker', worker?.stop())]);
       if (answeredAll === false) logger.warn({ seconds: drainMs / 1000 }, 'requests still unanswered at the shutdown timeout were cut');
       await step('metrics', metricsServer && closeNow(metricsServer));
+      await step('the account socket', accountCommands && new Promise((resolve) => accountCommands?.close(resolve)));
       await step('the simulated acquirer', simulator?.close());
       await step('the database', database?.close());
     })());
 
   try {
-    database = await open(options, options.databasePoolSize);
+    const opened = await open(options, options.databasePoolSize);
+    database = opened.database;
     const clock = options.clock ?? systemClock;
     // The in-process acquirer keeps its stored cards and payments next to the embedded data, so
     // saved payment methods survive a restart.
@@ -202,10 +232,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
     const publicUrl = options.publicUrl ?? url;
 
-    const services = servicesOf(database, options, { simulatorUrl, publicUrl });
+    const services = servicesOf(database, opened.keyring, options, { simulatorUrl, publicUrl });
     const demo = options.startupWork === false ? undefined : await startupWork(database, services, options);
     worker = startWorker({ db: database.prisma, clock, logger, handlers: services.jobHandlers, stopTimeoutMs: drainMs });
     await services.maintenance.start();
+    // The embedded database is this process's alone: operators' account commands come through it.
+    if (database.kind === 'embedded' && options.dataDir) {
+      accountCommands = await serveAccountCommands(join(options.dataDir, ACCOUNT_SOCKET), services.accounts);
+    }
 
     const db = database.prisma;
     server.on('clientError', answerClientError(services.config.errorDocsUrl));
@@ -214,6 +248,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       logger,
       metrics,
       publicUrl,
+      trustedProxies: trustedProxies(options.trustedProxies ?? DEFAULT_TRUSTED_PROXIES),
       // Draining: 503 at once, so that load balancers send nothing more here.
       health: async () => {
         if (http?.draining) return false;

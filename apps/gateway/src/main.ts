@@ -31,13 +31,16 @@ const options: GatewayOptions = {
   simulatorUrl: config.simulatorUrl,
   seedDemo: config.seedDemo,
   logger,
-  keyring: loadKeyring(config, logger),
+  // Loaded once the database answers: a first start makes no key file for a database it cannot reach.
+  keyring: () => loadKeyring(config, logger),
   ccvRetentionSeconds: config.ccvRetentionSeconds,
   webhookAllowPrivate: config.webhookAllowPrivate,
   exchangeRates: config.exchangeRates,
   metrics: config.metrics,
   databasePoolSize: config.databasePoolSize,
   shutdownTimeoutMs,
+  limits: config.limits,
+  trustedProxies: config.trustedProxies,
   // A cluster's primary did the start-up work before it started its workers.
   startupWork: !cluster.isWorker,
 };
@@ -46,6 +49,8 @@ const banner = (demo: Parameters<typeof demoBanner>[0]) =>
 
 const fatal = (error: unknown): never => {
   logger.fatal({ err: error }, 'the gateway could not start');
+  // The reason in plain words too, where an operator looks first.
+  process.stderr.write(`The gateway cannot start: ${(error as Error).message}\n`);
   process.exit(1);
 };
 

@@ -128,6 +128,6 @@ describe('POST /charge/token/apple', () => {
     expect(garbled.status).toBe(400);
     const declined = await wallet.post('/charge/token/apple', { token: applePay('4000000000009995'), amount: 1 }, headers);
     expect(declined.status).toBe(400);
-    expect(declined.body.code).toBe(15);
+    expect(declined.body).toMatchObject({ code: 43, message: 'The card was declined', gatewayMessage: null });
   });
 });

@@ -218,7 +218,11 @@ describe('the hosted page', () => {
   it('gives the slot back when the card is declined, and the payer can try again', async () => {
     const link = await createLink({ limitPayments: 1 });
     const declined = await pay(link, '4000000000009995');
-    expect(declined).toMatchObject({ status: 400, body: { code: 15, isRetryable: false } });
+    // The public key's caller learns that it was declined, not why (docs/operations.md).
+    expect(declined).toMatchObject({
+      status: 400,
+      body: { code: 43, message: 'The card was declined', isRetryable: false, gatewayCode: null },
+    });
     expect(await countOf(link)).toBe(0);
     expect((await pay(link)).status).toBe(200);
     expect(await countOf(link)).toBe(1);

@@ -258,6 +258,36 @@ describe.runIf(inject('databaseServerUrl'))('two gateway processes on one databa
       for (const charge of charges) expect(liveOf(simulator, charge.id)).toHaveLength(1);
     }
   }, 150_000);
+
+  it('holds the public-key limits across both processes: declines alternating between them reach the limit once in total', async () => {
+    const { providerId, accountId } = await account();
+    const { publicKey } = await db.prisma.account.findUniqueOrThrow({ where: { id: accountId }, select: { publicKey: true } });
+    const declinedCard = Buffer.from(JSON.stringify({ cardNumber: '4000000000009995', expiryMonth: 12, expiryYear: 2030 })).toString(
+      'base64',
+    );
+    const walletCharge = (n: number) =>
+      client(gateways[n % 2]!.url).post(
+        '/charge/token/apple',
+        {
+          token: {
+            paymentData: {
+              data: declinedCard,
+              signature: 's',
+              header: { transactionId: 't', publicKeyHash: 'h', ephemeralPublicKey: 'k' },
+              version: 'EC_v1',
+            },
+          },
+          amount: 1,
+        },
+        { 'x-publickey': publicKey, providerId },
+      );
+    const answers = [];
+    for (let n = 0; n < 30 && answers.at(-1)?.status !== 429; n += 1) answers.push(await walletCharge(n));
+    // Declines per client address (10 by default), counted in the database: not 10 for each process.
+    expect(answers.filter((a) => a.body.code === 43)).toHaveLength(10);
+    expect(answers.at(-1)).toMatchObject({ status: 429, body: { code: 35 } });
+    for (let n = 0; n < 4; n += 1) expect((await walletCharge(n)).status).toBe(429);
+  }, 120_000);
 });
 
 describe.runIf(inject('databaseServerUrl'))('GATEWAY_WORKERS=2', () => {

@@ -11,6 +11,8 @@ export interface Context {
     /** Request path, echoed as `resource` in error bodies. */
     path: string;
     headers: IncomingHttpHeaders;
+    /** The client's address: the connection's, or what a trusted proxy forwarded (GATEWAY_TRUSTED_PROXIES). */
+    clientAddress: string;
   };
   /** Success status chosen by the procedure's meta (201 for creations); Set-Cookie values to send. */
   response: { status: number; cookies?: string[] };

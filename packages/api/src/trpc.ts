@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { bindInput, refuseCardNumber } from './binding';
 import { header, type Context } from './context';
 import { renderApiError, toApiError, trpcCodeOf } from './errors';
+import { isDecline, quietDecline } from './services/limits/card-testing';
 
 export type Meta = OpenApiMeta<{
   /** 201 for operations that create a resource the spec answers with 201. */
@@ -77,6 +78,26 @@ function bindTo(schema: z.ZodType) {
   });
 }
 
+/** Whether the caller authenticated with the public key (an either-key operation prefers the secret key). */
+export const byPublicKey = (ctx: Context) => !header(ctx, 'x-secretkey') && header(ctx, 'x-publickey') !== undefined;
+
+/**
+ * Card testing (services/limits/card-testing.ts): a public-key call is counted and refused past its
+ * limits before it runs, and a decline is counted and told only as a decline. The secret key's
+ * calls are not limited here: merchants and SDK test suites reuse test cards.
+ */
+const cardTesting = t.middleware(async ({ ctx, getRawInput, next }) => {
+  if (!ctx.account || !byPublicKey(ctx)) return next();
+  const guard = ctx.services.cardTesting;
+  const attempt = { account: ctx.account, address: ctx.request.clientAddress, card: await guard.cardOf(ctx.account, await getRawInput()) };
+  await guard.admit(attempt);
+  const result = await next();
+  const error = result.ok ? undefined : toApiError(result.error);
+  if (!isDecline(error)) return result;
+  await guard.declined(attempt);
+  throw quietDecline(error);
+});
+
 const idempotency = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
   const key = header(ctx, 'idempotency-key');
   if (!meta?.idempotent || !key || !ctx.account) return next();
@@ -105,6 +126,7 @@ export function publicKeyOperation<I extends z.ZodType, O extends z.ZodType>(met
     .meta({ ...meta, browser: true })
     .use(requirePublicKey)
     .use(bindTo(input))
+    .use(cardTesting)
     .use(idempotency)
     .input(input)
     .output(output);
@@ -116,6 +138,7 @@ export function eitherKeyOperation<I extends z.ZodType, O extends z.ZodType>(met
     .meta({ ...meta, browser: true })
     .use(requireEitherKey)
     .use(bindTo(input))
+    .use(cardTesting)
     .use(idempotency)
     .input(input)
     .output(output);

@@ -32,8 +32,8 @@ type Caller = Record<string, unknown>;
 export interface OpenApiHandlerOptions<TContext> {
   router: AnyRouter;
   createContext(opts: { req: IncomingMessage; res: ServerResponse }): TContext;
-  /** The status of an answer: from the context on success, from the error otherwise. */
-  responseMeta(opts: { ctx: TContext | undefined; errors: TRPCError[] }): { status: number };
+  /** The status of an answer (from the context on success, from the error otherwise) and headers to add. */
+  responseMeta(opts: { ctx: TContext | undefined; errors: TRPCError[] }): { status: number; headers?: Record<string, string> };
   onError?(opts: { error: TRPCError; path: string | undefined }): void;
 }
 
@@ -89,8 +89,9 @@ export function createOpenApiHandler<TContext>({ router, createContext, response
   const routes = routesOf(router);
   const createCaller = (router as unknown as { createCaller(ctx: TContext): Caller }).createCaller;
 
-  function send(res: ServerResponse, status: number, body: unknown) {
+  function send(res: ServerResponse, { status, headers }: { status: number; headers?: Record<string, string> }, body: unknown) {
     res.statusCode = status;
+    for (const [name, value] of Object.entries(headers ?? {})) res.setHeader(name, value);
     res.setHeader('Content-Type', 'application/json');
     res.end(JSON.stringify(body));
   }
@@ -121,14 +122,14 @@ export function createOpenApiHandler<TContext>({ router, createContext, response
       ctx = createContext({ req, res });
       const procedure = route.segments.reduce<unknown>((at, segment) => (at as Caller)[segment], createCaller(ctx));
       const data = await (procedure as (input: unknown) => Promise<unknown>)(input);
-      send(res, responseMeta({ ctx, errors: [] }).status, data);
+      send(res, responseMeta({ ctx, errors: [] }), data);
     } catch (cause) {
       const error =
         cause instanceof TRPCError ? cause : new TRPCError({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error', cause });
       const path = found?.route.procedurePath;
       onError?.({ error, path });
       const shape = getErrorShape({ config: router._def._config, error, type: found?.route.type ?? 'unknown', path, input, ctx });
-      send(res, responseMeta({ ctx, errors: [error] }).status, { ...shape, code: error.code });
+      send(res, responseMeta({ ctx, errors: [error] }), { ...shape, code: error.code });
     }
   };
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { appRouter, renderApiError, toApiError, type ApiErrorBody, type Context, type Services } from '@gateway/api';
+import { clientAddressOf, errorHeaders, type TrustedProxies } from './client';
 import { ApiError } from '@gateway/core';
 import type { Logger } from 'pino';
 import { maskDigits } from '../logger';
@@ -48,19 +49,23 @@ function queryOf(req: IncomingMessage): Record<string, string[]> {
   return query;
 }
 
-export function createRestHandler(services: Services, logger: Logger) {
+export function createRestHandler(services: Services, logger: Logger, trustedProxies: TrustedProxies) {
   const docsUrl = services.config.errorDocsUrl;
   const handler = createOpenApiHandler<Context>({
     router: literalRoutesFirst(appRouter),
     createContext: ({ req }): Context => ({
       services,
-      request: { method: req.method ?? 'GET', path: pathOf(req), headers: req.headers },
+      request: {
+        method: req.method ?? 'GET',
+        path: pathOf(req),
+        headers: req.headers,
+        clientAddress: clientAddressOf(req, trustedProxies),
+      },
       response: { status: 200 },
       account: null,
     }),
-    responseMeta: ({ ctx, errors }) => ({
-      status: errors[0] ? toApiError(errors[0]).http : (ctx?.response.status ?? 200),
-    }),
+    responseMeta: ({ ctx, errors }) =>
+      errors[0] ? { status: toApiError(errors[0]).http, headers: errorHeaders(errors[0]) } : { status: ctx?.response.status ?? 200 },
     onError: ({ error, path }) => {
       // Expected failures are answers; anything that becomes a 500 is a bug worth a log line.
       if (toApiError(error).http >= 500) logger.error({ err: error.cause ?? error, procedure: path }, 'request failed');

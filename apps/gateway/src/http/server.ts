@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { maskDigits } from '../logger';
 import { createCors } from './cors';
 import { errorCodesPage } from './error-codes-page';
+import type { TrustedProxies } from './client';
 import type { Metrics } from './metrics';
 import { createRestHandler, pathOf } from './rest';
 import { createTrpcHandler } from './trpc';
@@ -15,6 +16,8 @@ export interface HttpDeps {
   logger: Logger;
   metrics: Metrics;
   publicUrl: string;
+  /** Proxies whose X-Forwarded-For is believed (GATEWAY_TRUSTED_PROXIES). */
+  trustedProxies: TrustedProxies;
   /** Answers /health: whether the database responds. */
   health(): Promise<boolean>;
 }
@@ -26,10 +29,10 @@ function send(res: ServerResponse, status: number, type: string, body: string) {
 }
 
 /** Answers every HTTP request of the gateway: operational endpoints, then the REST API. */
-export function createRequestListener({ services, logger, metrics, publicUrl, health }: HttpDeps): RequestListener {
-  const rest = createRestHandler(services, logger);
+export function createRequestListener({ services, logger, metrics, publicUrl, trustedProxies, health }: HttpDeps): RequestListener {
+  const rest = createRestHandler(services, logger, trustedProxies);
   const cors = createCors();
-  const trpc = createTrpcHandler(services, logger);
+  const trpc = createTrpcHandler(services, logger, trustedProxies);
   let openapi: string | undefined;
 
   async function route(req: IncomingMessage, res: ServerResponse, path: string) {

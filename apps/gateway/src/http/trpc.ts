@@ -6,6 +6,7 @@ import type { TRPCRequestInfo } from '@trpc/server/http';
 import { nodeHTTPRequestHandler, type NodeHTTPRequest, type NodeHTTPResponse } from '@trpc/server/adapters/node-http';
 import type { Logger } from 'pino';
 import { bodyLimit } from './body';
+import { clientAddressOf, errorHeaders, type TrustedProxies } from './client';
 
 /**
  * The body limit of a call: as on the REST API (1 MB, which holds a payment link's 512 KB image in
@@ -57,7 +58,7 @@ function refusal(req: IncomingMessage, info: TRPCRequestInfo, dashboardOrigin: s
  * the REST API (charge search, capture…) serve the dashboard with no second implementation.
  * Another site cannot act with the cookie: see `refusal` (and the cookie is SameSite=Lax).
  */
-export function createTrpcHandler(services: Services, logger: Logger) {
+export function createTrpcHandler(services: Services, logger: Logger, trustedProxies: TrustedProxies) {
   const dashboardOrigin = URL.canParse(services.config.dashboardUrl) ? new URL(services.config.dashboardUrl).origin : '';
   return (req: IncomingMessage & NodeHTTPRequest, res: NodeHTTPResponse, path: string) => {
     const procedures = path.slice('/trpc/'.length);
@@ -74,7 +75,7 @@ export function createTrpcHandler(services: Services, logger: Logger) {
         const session = token ? await services.staff.bySessionToken(token) : null;
         return {
           services,
-          request: { method: req.method ?? 'GET', path, headers: req.headers },
+          request: { method: req.method ?? 'GET', path, headers: req.headers, clientAddress: clientAddressOf(req, trustedProxies) },
           response: { status: 200 },
           account: session?.account ?? null,
           staff: session?.staff ?? null,
@@ -83,7 +84,7 @@ export function createTrpcHandler(services: Services, logger: Logger) {
       responseMeta: ({ ctx, errors, info }) => ({
         // One call's error answers with the API's status (a batch keeps tRPC's own).
         ...(errors[0] && !info?.isBatchCall ? { status: toApiError(errors[0]).http } : {}),
-        ...(ctx?.response.cookies ? { headers: { 'set-cookie': ctx.response.cookies } } : {}),
+        headers: { ...(errors[0] && errorHeaders(errors[0])), ...(ctx?.response.cookies && { 'set-cookie': ctx.response.cookies }) },
       }),
       onError: ({ error, path: procedure }) => {
         if (toApiError(error).http >= 500) logger.error({ err: error.cause ?? error, procedure }, 'request failed');

@@ -22,7 +22,7 @@ export interface NewAccount {
 const KEY_CACHE_MS = 10_000;
 const KEY_CACHE_SIZE = 10_000;
 
-export function createAccountService({ db, clock, logger }: Dependencies) {
+export function createAccountService({ db, clock, logger }: Pick<Dependencies, 'db' | 'clock' | 'logger'>) {
   const recent = new Map<string, { account: Account; until: number }>();
 
   return {
@@ -36,7 +36,7 @@ export function createAccountService({ db, clock, logger }: Dependencies) {
       const now = clock.now().getTime();
       const cached = recent.get(hash);
       if (cached && cached.until > now) return cached.account;
-      const account = await db.account.findUnique({ where: { secretKeyHash: hash } });
+      const account = await db.account.findUnique({ where: { secretKeyHash: hash, disabledAt: null } });
       if (account) {
         if (recent.size >= KEY_CACHE_SIZE) recent.clear();
         recent.set(hash, { account, until: now + KEY_CACHE_MS });
@@ -45,7 +45,7 @@ export function createAccountService({ db, clock, logger }: Dependencies) {
     },
 
     byPublicKey(key: string): Promise<Account | null> {
-      return db.account.findUnique({ where: { publicKey: key } });
+      return db.account.findUnique({ where: { publicKey: key, disabledAt: null } });
     },
 
     async create(name: string, defaultCurrency = 'AUD'): Promise<NewAccount> {
@@ -77,6 +77,32 @@ export function createAccountService({ db, clock, logger }: Dependencies) {
 
     count(): Promise<number> {
       return db.account.count();
+    },
+
+    list() {
+      return db.account.findMany({
+        select: { id: true, name: true, publicKey: true, createdAt: true, disabledAt: true },
+        orderBy: { createdAt: 'asc' },
+      });
+    },
+
+    /**
+     * Refuses the account's keys and staff sessions from now on: at once in this process, within
+     * KEY_CACHE_MS in others. False when there is no such account.
+     */
+    async disable(accountId: string): Promise<boolean> {
+      const { count } = await db.account.updateMany({ where: { id: accountId, disabledAt: null }, data: { disabledAt: clock.now() } });
+      recent.clear();
+      if (count > 0) logger.info({ accountId }, 'account disabled');
+      return count > 0 || (await db.account.count({ where: { id: accountId } })) > 0;
+    },
+
+    /** Whether the public key may make wallet charges, and up to which amount (whole units of the charge currency). */
+    async setPublicWalletCharges(account: Pick<Account, 'id'>, settings: { enabled: boolean; maxAmount: number | null }) {
+      return db.account.update({
+        where: { id: account.id },
+        data: { publicWalletCharges: settings.enabled, publicWalletMaxAmount: settings.maxAmount },
+      });
     },
   };
 }

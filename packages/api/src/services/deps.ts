@@ -1,6 +1,7 @@
 import type { Clock, ExchangeRates, Keyring, Logger } from '@gateway/core';
 import type { Db } from '@gateway/db';
 import type { JobQueue } from '@gateway/jobs';
+import type { Limits } from './limits';
 import type { ChangeNotices } from './providers/provider-cache';
 
 export type { Clock, Logger };
@@ -21,8 +22,8 @@ export interface ServiceConfig {
   allowPrivateWebhooks?: boolean;
   /** How long a webhook delivery waits for the receiver's answer (default 10 s). */
   webhookTimeoutMs?: number;
-  /** Dashboard sign-ins: password checks per minute, all emails together (default 30). */
-  passwordChecksPerMinute?: number;
+  /** Abuse limits: public-key calls and declines, failed sign-ins (GATEWAY_RATE_LIMITS; default DEFAULT_LIMITS). */
+  limits?: Limits;
   /** Rates that carry a provider's fixed fees into other currencies (GATEWAY_EXCHANGE_RATES; default none). */
   exchangeRates?: ExchangeRates;
 }

@@ -6,6 +6,8 @@ import { createDashboardService } from './dashboard';
 import type { Dependencies } from './deps';
 import { createIdempotencyService } from './idempotency';
 import { createInfoService } from './info';
+import { createCounters, DEFAULT_LIMITS } from './limits';
+import { createCardTestingGuard } from './limits/card-testing';
 import { createMaintenance } from './maintenance';
 import { createPaymentLinkService } from './payment-links';
 import { createPaymentMethodService } from './payment-methods';
@@ -33,7 +35,8 @@ export function createServices(deps: Dependencies) {
   const paymentMethods = createPaymentMethodService(deps, { vault, tokens, webhooks });
   const charges = createChargeService(deps, { vault, tokens, paymentMethods }, webhooks);
   const idempotency = createIdempotencyService(deps);
-  const staff = createStaffService(deps);
+  const counters = createCounters(deps.db, deps.config.limits ?? DEFAULT_LIMITS);
+  const staff = createStaffService(deps, counters);
   const batches = createBatchService(deps, { charges, webhooks });
   const subscriptions = createSubscriptionService(deps, { charges, paymentMethods, webhooks });
   const maintenance = createMaintenance(deps, [
@@ -54,6 +57,7 @@ export function createServices(deps: Dependencies) {
     customers: createCustomerService(deps, paymentMethods, webhooks),
     paymentLinks: createPaymentLinkService(deps, charges),
     staff,
+    cardTesting: createCardTestingGuard(deps, counters),
     subscriptions,
     batches,
     dashboard: createDashboardService(deps),

@@ -14,6 +14,7 @@ export const webhookAuthorizationAad = (table: 'WebhookSubscription' | 'WebhookD
 /** Tables whose `webhook` JSON column keeps the webhook object of the request that made the row. */
 export type WebhookOwner = 'Customer' | 'PaymentMethod' | 'Charge' | 'Batch' | 'Subscription';
 export const storedWebhookAad = (table: WebhookOwner, id: string) => `${table}:${id}:webhook`;
+export const keyCheckAad = (id: string) => `KeyCheck:${id}:value`;
 
 /** The three columns of a sealed value (key id, wrapped data key, ciphertext), as Prisma writes them. */
 export function sealedColumns(sealed: Sealed) {
@@ -79,6 +80,7 @@ const SEALED_PLACES: readonly SealedPlace[] = [
     webhookAuthorizationAad('WebhookDelivery', id),
   ),
   ...(['Customer', 'PaymentMethod', 'Charge', 'Batch', 'Subscription'] as const).map(webhookJson),
+  columns('KeyCheck', 'keyId', 'key', 'value', keyCheckAad),
 ];
 
 export interface SealedCount {

@@ -3,7 +3,7 @@ import { ApiError, newId } from '@gateway/core';
 import type { Account } from '@gateway/db';
 import type { Dependencies } from '../deps';
 import { hashPassword, verifyPassword } from './passwords';
-import { createAttemptCounter } from './rate-limit';
+import type { Counters } from '../limits';
 
 /** Who is signed in to the dashboard, as procedures see it (ctx.staff). */
 export interface StaffIdentity {
@@ -20,23 +20,25 @@ export interface NewStaffUser {
 }
 
 const SESSION_MS = 12 * 60 * 60_000;
-/** Password checks per minute, all emails together, unless the configuration says otherwise. */
-const PASSWORD_CHECKS_PER_MINUTE = 30;
-const ALL = 'all';
+const TOO_MANY = 'Too many failed sign-ins from your address: try again later';
 
 const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 const normalEmail = (email: string) => email.trim().toLowerCase();
 
 /**
  * Dashboard users and their sessions. A session is a random token given to the browser in a
- * cookie; the database keeps only its SHA-256. Sign-ins are limited per email (5 failed ones in
- * 15 minutes) and for all emails together (password checks per minute, which also bounds the CPU
- * that scrypt takes), and every failure gets the same answer whether the email exists or not. The
- * client's address is not used: behind the dashboard's server it is whatever the client claims.
+ * cookie; the database keeps only its SHA-256. Failed sign-ins are counted per client address and
+ * per email and address together (in the database, for every gateway process), and past either
+ * limit that address is answered 429 until its window ends: nobody elsewhere can lock a staff member
+ * out, since the owner signs in from another address. A sign-in counts as failed until its password
+ * matches, so concurrent guesses all count. Every failure gets the same answer whether the email
+ * exists or not.
  */
-export function createStaffService({ db, clock, config }: Dependencies) {
-  const failuresByEmail = createAttemptCounter({ limit: 5, windowMs: 15 * 60_000 });
-  const checks = createAttemptCounter({ limit: config.passwordChecksPerMinute ?? PASSWORD_CHECKS_PER_MINUTE, windowMs: 60_000 });
+export function createStaffService({ db, clock }: Dependencies, counters: Counters) {
+  const byAddress = counters['sign-in-address-failures'];
+  const byPair = counters['sign-in-pair-failures'];
+  // The email is hashed: the RateLimit table keeps no address book.
+  const pairOf = (email: string, address: string) => `${tokenHash(email)}@${address}`;
   // Checked against when the email is unknown, so that a wrong email takes as long as a wrong password.
   let unknownUserHash: Promise<string> | undefined;
 
@@ -53,20 +55,21 @@ export function createStaffService({ db, clock, config }: Dependencies) {
       });
     },
 
-    async signIn(email: string, password: string): Promise<{ token: string; expiresAt: Date; staff: StaffIdentity; account: Account }> {
+    async signIn(
+      email: string,
+      password: string,
+      address: string,
+    ): Promise<{ token: string; expiresAt: Date; staff: StaffIdentity; account: Account }> {
       const now = clock.now();
       const key = normalEmail(email);
-      if (failuresByEmail.blocked(key, now.getTime()) || checks.blocked(ALL, now.getTime())) {
-        throw new ApiError('RateLimitingApplied', { message: 'Too many sign-in attempts: try again in a few minutes' });
-      }
-      // Counted as failed until the password matches: sign-ins running together all count.
-      failuresByEmail.count(key, now.getTime());
-      checks.count(ALL, now.getTime());
+      const pair = pairOf(key, address);
+      await Promise.all([byAddress.count(address, TOO_MANY), byPair.count(pair, TOO_MANY)]);
       const user = await db.staffUser.findUnique({ where: { email: key }, include: { account: true } });
       unknownUserHash ??= hashPassword(randomBytes(16).toString('hex'));
       const matches = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash));
-      if (!user || !matches) throw new ApiError('InvalidAuthentication', { message: 'Wrong email or password' });
-      failuresByEmail.reset(key);
+      if (!user || user.account.disabledAt || !matches) throw new ApiError('InvalidAuthentication', { message: 'Wrong email or password' });
+      // A success is no failure: the address's count goes back to what it was before this attempt.
+      await Promise.all([byPair.forget(pair), byAddress.giveBack(address)]);
       const token = randomBytes(32).toString('base64url');
       const expiresAt = new Date(now.getTime() + SESSION_MS);
       const session = await db.staffSession.create({ data: { id: newId(), userId: user.id, tokenHash: tokenHash(token), expiresAt } });
@@ -85,7 +88,7 @@ export function createStaffService({ db, clock, config }: Dependencies) {
         where: { tokenHash: tokenHash(token) },
         include: { user: { include: { account: true } } },
       });
-      if (!session || session.expiresAt <= clock.now()) return null;
+      if (!session || session.expiresAt <= clock.now() || session.user.account.disabledAt) return null;
       const { user } = session;
       return { staff: { userId: user.id, email: user.email, name: user.name, sessionId: session.id }, account: user.account };
     },

@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import { ApiKeys } from './api-keys';
+import { WalletCharges } from './wallet-charges';
 
 export const metadata: Metadata = { title: 'API keys' };
 
@@ -8,6 +9,7 @@ export default function ApiKeysPage() {
     <>
       <h1>API keys</h1>
       <ApiKeys />
+      <WalletCharges />
     </>
   );
 }

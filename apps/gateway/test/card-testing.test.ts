@@ -1,0 +1,141 @@
+import { DEFAULT_LIMITS } from '@gateway/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { card, client, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+
+/** Card testing through the public key: limits per key, per client address and per card (issue 12, point 2). */
+let t: TestGateway;
+
+beforeAll(async () => {
+  t = await startTestGateway({ limits: { ...DEFAULT_LIMITS, 'public-key-declines': { points: 20, seconds: 3600 } } });
+});
+afterAll(() => t.close());
+
+const DECLINED = '4000000000009995'; // insufficient funds
+const browser = (account: TestAccount, address: string) => {
+  const api = client(t.url);
+  // The gateway believes X-Forwarded-For from loopback (GATEWAY_TRUSTED_PROXIES' default), as from the dashboard.
+  const headers = { 'x-publickey': account.publicKey, 'x-forwarded-for': address };
+  return { post: (path: string, body: unknown) => api.post(path, body, headers) };
+};
+const applePay = (cardNumber: string) => ({
+  paymentData: {
+    data: Buffer.from(JSON.stringify({ cardNumber, expiryMonth: 12, expiryYear: 2030 })).toString('base64'),
+    signature: 'sig',
+    header: { transactionId: 'tx-1', publicKeyHash: 'h', ephemeralPublicKey: 'k' },
+    version: 'EC_v1',
+  },
+  paymentMethod: { displayName: 'Visa 9995', network: 'Visa', type: 'debit' },
+});
+
+async function payLink(account: TestAccount, address: string, cardNumber: string) {
+  const link = await account.api.post<{ paymentLinkId: string }>('/payment_link', { title: 'Ticket', amount: 5, currency: 'AUD' });
+  const payer = browser(account, address);
+  const token = await payer.post('/token/card', { paymentInformation: card(cardNumber) });
+  if (token.status !== 200) return token;
+  return payer.post(`/payment_link/${link.body.paymentLinkId}/pay`, { token: token.body.tokenId });
+}
+
+describe('declines with the public key', () => {
+  it('50 in a row from one address: declined, told only "declined", then 429 with Retry-After', async () => {
+    const a = await createAccount(t);
+    const payer = browser(a, '203.0.113.1');
+    const answers = [];
+    for (let i = 0; i < 50; i += 1) answers.push(await payer.post('/charge/token/apple', { token: applePay(DECLINED), amount: 1 }));
+    const declined = answers.filter((r) => r.status === 400);
+    expect(declined).toHaveLength(DEFAULT_LIMITS['public-address-declines'].points);
+    expect(answers.slice(declined.length).every((r) => r.status === 429)).toBe(true);
+    for (const { body } of declined) {
+      expect(body).toMatchObject({ code: 43, message: 'The card was declined', gatewayCode: null, gatewayMessage: null });
+      expect(JSON.stringify(body)).not.toMatch(/insufficient|funds|\b51\b/i);
+    }
+    expect(answers.at(-1)?.body).toMatchObject({ code: 35, message: 'Too many payment attempts: try again later' });
+    const retry = await fetch(`${t.url}/charge/token/apple`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-publickey': a.publicKey, 'x-forwarded-for': '203.0.113.1' },
+      body: JSON.stringify({ token: applePay(DECLINED), amount: 1 }),
+    });
+    expect(retry.status).toBe(429);
+    expect(Number(retry.headers.get('retry-after'))).toBeGreaterThan(3000);
+    // The secret key and the dashboard still see why.
+    const chargeId = String((declined[0]?.body.details as { chargeId: string }).chargeId);
+    const charge = await a.api.get<{ status: string; gatewayCode: string; gatewayMessage: string }>(`/charge/${chargeId}`);
+    expect(charge.body).toMatchObject({ status: 'FAILED' });
+    expect(JSON.stringify(charge.body)).toMatch(/Insufficient funds/);
+    // Another address of the same account is not limited by this one's declines.
+    expect((await browser(a, '203.0.113.2').post('/charge/token/apple', { token: applePay(DECLINED), amount: 1 })).status).toBe(400);
+  });
+
+  it('are limited per public key, from however many addresses', async () => {
+    const a = await createAccount(t);
+    const statuses = [];
+    for (let i = 0; i < 25; i += 1) {
+      statuses.push((await browser(a, `198.51.100.${i}`).post('/charge/token/apple', { token: applePay(DECLINED), amount: 1 })).status);
+    }
+    expect(statuses.filter((s) => s === 400)).toHaveLength(20);
+    expect(statuses.slice(20)).toEqual([429, 429, 429, 429, 429]);
+    // Another account's public key is not.
+    const b = await createAccount(t);
+    expect((await browser(b, '198.51.100.99').post('/charge/token/apple', { token: applePay(DECLINED), amount: 1 })).status).toBe(400);
+  });
+
+  it('are limited per card, through tokens and payment links from any address; the secret key is never limited by card', async () => {
+    const a = await createAccount(t);
+    const statuses = [];
+    for (let i = 0; i < 7; i += 1) statuses.push((await payLink(a, `192.0.2.${i}`, DECLINED)).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429, 429]);
+    // Other cards go on.
+    expect((await payLink(a, '192.0.2.50', '4111111111111111')).status).toBe(200);
+    // The merchant's back end charges the same card with its secret key: no limit, and the reason is told.
+    for (let i = 0; i < 8; i += 1) {
+      const { status, body } = await a.api.post('/charge/card', {
+        amount: 1,
+        providerId: a.providerIds[0],
+        paymentInformation: card(DECLINED),
+      });
+      expect(status).toBe(400);
+      expect(body).toMatchObject({ code: 15, gatewayCode: '51' });
+    }
+  });
+});
+
+describe('wallet charges with the public key', () => {
+  const charge = (amount: number) => ({ token: applePay('4111111111111111'), amount, currency: 'AUD' });
+
+  async function signedIn(account: TestAccount) {
+    const email = `staff-${account.accountId}@example.com`;
+    await t.gateway.services.staff.create({ id: account.accountId }, { email, name: 'Staff', password: 'correct horse battery staple' });
+    const response = await fetch(`${t.url}/trpc/staff.signIn`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'correct horse battery staple' }),
+    });
+    const cookie = response.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+    return async (enabled: boolean, maxAmount: number | null) => {
+      const set = await fetch(`${t.url}/trpc/account.setWalletChargeSettings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie },
+        body: JSON.stringify({ enabled, maxAmount }),
+      });
+      return ((await set.json()) as { result: { data: unknown } }).result.data;
+    };
+  }
+
+  it('are capped at 1000 by default, a cap staff change, and can be switched off; the secret key is not capped', async () => {
+    const a = await createAccount(t);
+    const payer = browser(a, '203.0.113.200');
+    expect((await payer.post('/charge/token/apple', charge(1000))).status).toBe(201);
+    const over = await payer.post('/charge/token/apple', charge(4999.99));
+    expect(over.status).toBe(400);
+    expect(over.body).toMatchObject({ code: 25 });
+    expect((await a.api.post('/charge/token/apple', charge(4999.99))).status).toBe(201);
+
+    const settings = await signedIn(a);
+    expect(await settings(true, 5000)).toEqual({ enabled: true, maxAmount: 5000 });
+    expect((await payer.post('/charge/token/apple', charge(4999.99))).status).toBe(201);
+    expect(await settings(false, 5000)).toEqual({ enabled: false, maxAmount: 5000 });
+    const off = await payer.post('/charge/token/apple', charge(1));
+    expect(off.status).toBe(403);
+    expect(off.body).toMatchObject({ code: 26 });
+    expect((await a.api.post('/charge/token/apple', charge(1))).status).toBe(201);
+  });
+});
