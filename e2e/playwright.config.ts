@@ -6,7 +6,7 @@ import { createDatabase } from './database';
 
 /**
  * End-to-end tests run against the built apps started the way a user starts them: the gateway
- * (`apps/gateway/dist/main.js`) and the dashboard (`next start`), on a new database made for the
+ * (`apps/gateway/dist/main.js`) and the dashboard (`server.mjs`, `next start` with the client's address), on a new database made for the
  * run — on the PostgreSQL server of DATABASE_URL when it is set (dropped at the end), else the
  * embedded one in a temporary folder. Browser tests drive Debian's Chromium.
  */
@@ -91,7 +91,7 @@ export default defineConfig({
       },
     },
     {
-      command: `node node_modules/next/dist/bin/next start -H 127.0.0.1 -p ${new URL(dashboardUrl).port}`,
+      command: `node server.mjs -H 127.0.0.1 -p ${new URL(dashboardUrl).port}`,
       cwd: '../apps/dashboard',
       url: `${dashboardUrl}/sign-in`,
       reuseExistingServer: false,

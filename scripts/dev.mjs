@@ -69,15 +69,11 @@ function startApps() {
   const dashboard = { ...env, GATEWAY_URL: process.env.GATEWAY_URL || `http://${host}:${process.env.PORT || 3000}` };
   const children = [
     spawn(process.execPath, ['--enable-source-maps', join('apps', 'gateway', 'dist', 'main.js')], { cwd: root, stdio: 'inherit', env }),
-    spawn(
-      process.execPath,
-      [join('node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-H', host, '-p', process.env.DASHBOARD_PORT || '3001'],
-      {
-        cwd: join(root, 'apps', 'dashboard'),
-        stdio: 'inherit',
-        env: dashboard,
-      },
-    ),
+    spawn(process.execPath, ['server.mjs', '-H', host, '-p', process.env.DASHBOARD_PORT || '3001'], {
+      cwd: join(root, 'apps', 'dashboard'),
+      stdio: 'inherit',
+      env: dashboard,
+    }),
   ];
   const stop = (signal) => children.forEach((child) => child.exitCode === null && child.kill(signal));
   for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal));

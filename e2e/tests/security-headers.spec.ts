@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { gatewayUrl, merchantApi } from './support';
+import { dashboardUrl, gatewayUrl, merchantApi } from './support';
 
 /**
  * Every dashboard page runs its scripts under a Content-Security-Policy with a nonce of its own
@@ -61,4 +61,22 @@ test('the /trpc answers passed on by the dashboard tell nothing of the gatewayâ€
   const missing = await page.request.get(`/trpc/charge.get?input=${encodeURIComponent(JSON.stringify({ chargeId: 'no-such-charge' }))}`);
   expect(missing.status()).toBe(404);
   expect(((await missing.json()) as { error: { data: { code: string } } }).error.data.code).toBe('NOT_FOUND');
+});
+
+test('a browser cannot name its own address to the dashboard: sign-in failures count against the one it comes from', async ({
+  playwright,
+}) => {
+  const browserless = await playwright.request.newContext({ baseURL: dashboardUrl });
+  const email = `spoofer-${Date.now()}@example.com`;
+  const statuses: number[] = [];
+  for (let i = 1; i <= 7; i += 1) {
+    const answer = await browserless.post('/trpc/staff.signIn', {
+      headers: { 'x-forwarded-for': `198.51.100.${i}` },
+      data: { email, password: `guess ${i}` },
+    });
+    statuses.push(answer.status());
+  }
+  // Five failures per email and address (docs/operations.md), whatever address each claimed.
+  expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
+  await browserless.dispose();
 });
