@@ -21,6 +21,8 @@ export interface GatewayConfig {
   masterKeys: Keyring | undefined;
   /** How long a vaulted CCV is kept when no payment uses it (docs/vault.md). */
   ccvRetentionSeconds: number;
+  /** How long a capture, void or refund may wait for its provider notification before staff see it listed (GATEWAY_NOTIFICATION_TIMEOUT_MINUTES). */
+  notificationTimeoutMinutes: number;
   /** Let webhooks reach loopback and private addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE=true; docs/webhooks.md). */
   webhookAllowPrivate: boolean;
   /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES=USD:AUD=1.5234,…; docs/operations.md). */
@@ -120,6 +122,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     seedDemo: env.GATEWAY_SEED_DEMO !== 'false',
     masterKeys: env.GATEWAY_MASTER_KEYS ? masterKeys(env.GATEWAY_MASTER_KEYS) : undefined,
     ccvRetentionSeconds: ccvRetention(env.GATEWAY_CCV_RETENTION_SECONDS),
+    notificationTimeoutMinutes: integer('GATEWAY_NOTIFICATION_TIMEOUT_MINUTES', env.GATEWAY_NOTIFICATION_TIMEOUT_MINUTES, 60, 1),
     webhookAllowPrivate: env.GATEWAY_WEBHOOK_ALLOW_PRIVATE === 'true',
     exchangeRates: exchangeRates(env.GATEWAY_EXCHANGE_RATES ?? ''),
     metrics: { port: integer('GATEWAY_METRICS_PORT', env.GATEWAY_METRICS_PORT, 9464), host: env.GATEWAY_METRICS_HOST || '127.0.0.1' },

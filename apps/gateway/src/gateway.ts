@@ -28,6 +28,8 @@ export interface GatewayOptions {
   /** Vault master keys (config.ts, master-keys.ts). */
   keyring: Keyring;
   ccvRetentionSeconds: number;
+  /** How long a modification may wait for its provider notification before staff see it (default 60). */
+  notificationTimeoutMinutes?: number;
   /** Let webhook deliveries reach loopback and private addresses (default false: refused). */
   webhookAllowPrivate?: boolean;
   /** How long a webhook delivery waits for an answer (default 10 s). */
@@ -116,6 +118,7 @@ function servicesOf(database: Database, options: GatewayOptions, urls: { simulat
       simulatorUrl: urls.simulatorUrl,
       keyring: options.keyring,
       ccvRetentionSeconds: options.ccvRetentionSeconds,
+      notificationTimeoutMinutes: options.notificationTimeoutMinutes,
       allowPrivateWebhooks: options.webhookAllowPrivate,
       webhookTimeoutMs: options.webhookTimeoutMs,
       passwordChecksPerMinute: options.passwordChecksPerMinute,

@@ -33,6 +33,7 @@ const options: GatewayOptions = {
   logger,
   keyring: loadKeyring(config, logger),
   ccvRetentionSeconds: config.ccvRetentionSeconds,
+  notificationTimeoutMinutes: config.notificationTimeoutMinutes,
   webhookAllowPrivate: config.webhookAllowPrivate,
   exchangeRates: config.exchangeRates,
   metrics: config.metrics,

@@ -7,6 +7,7 @@ import { maskDigits } from '../logger';
 import { createCors } from './cors';
 import { errorCodesPage } from './error-codes-page';
 import type { Metrics } from './metrics';
+import { createNotificationHandler, notificationProviderId } from './notification';
 import { createRestHandler, pathOf } from './rest';
 import { createTrpcHandler } from './trpc';
 
@@ -30,6 +31,7 @@ export function createRequestListener({ services, logger, metrics, publicUrl, he
   const rest = createRestHandler(services, logger);
   const cors = createCors();
   const trpc = createTrpcHandler(services, logger);
+  const notification = createNotificationHandler(services);
   let openapi: string | undefined;
 
   async function route(req: IncomingMessage, res: ServerResponse, path: string) {
@@ -45,6 +47,8 @@ export function createRequestListener({ services, logger, metrics, publicUrl, he
       return send(res, 200, 'text/html; charset=utf-8', errorCodesPage(ERRORS));
     }
     if (path.startsWith('/trpc/')) return trpc(req, res, path);
+    const providerId = req.method === 'POST' ? notificationProviderId(path) : undefined;
+    if (providerId !== undefined) return notification(req, res, path, providerId);
     if (cors(req, res, path)) return;
     return rest(req, res, path);
   }

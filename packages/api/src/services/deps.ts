@@ -25,6 +25,8 @@ export interface ServiceConfig {
   passwordChecksPerMinute?: number;
   /** Rates that carry a provider's fixed fees into other currencies (GATEWAY_EXCHANGE_RATES; default none). */
   exchangeRates?: ExchangeRates;
+  /** How long a capture, void or refund may wait for its provider notification before staff see it listed (default 60). */
+  notificationTimeoutMinutes?: number;
 }
 
 export interface Dependencies {

@@ -45,6 +45,7 @@ export function createServices(deps: Dependencies) {
     config: deps.config,
     accounts: createAccountService(deps),
     charges,
+    notifications: charges.notifications,
     idempotency,
     providers: createProviderService(deps),
     info: createInfoService(deps),

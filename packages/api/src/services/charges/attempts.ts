@@ -3,6 +3,7 @@ import type { Charge, ChargeAttempt, Prisma } from '@gateway/db';
 import type { CardSummary, PaymentSource, ProviderFailure } from '@gateway/providers';
 import type { ChargeView } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
+import type { NotificationService } from '../notifications';
 import { connectorFor, providerError, REVERSAL_TIMEOUT_MS } from '../providers/connectors';
 import type { ProviderWithFees } from '../providers/selection';
 import { PROVIDER_OUTCOME_TX, type ChargeEvents } from './events';
@@ -61,7 +62,11 @@ export function cardColumnsFromSummary(card: CardSummary) {
  */
 export type AttemptRunner = ReturnType<typeof createAttemptRunner>;
 
-export function createAttemptRunner({ db, clock, logger, config, jobs }: Dependencies, events: ChargeEvents) {
+export function createAttemptRunner(
+  { db, clock, logger, config, jobs }: Dependencies,
+  events: ChargeEvents,
+  { keepPending }: Pick<NotificationService, 'keepPending'>,
+) {
   async function reverse(route: ChargeRoute, idempotencyKey: string): Promise<boolean> {
     const reversal = await connectorFor(route.provider, config, { timeoutMs: REVERSAL_TIMEOUT_MS }).reverse({ idempotencyKey });
     if (reversal.ok) return true;
@@ -116,7 +121,7 @@ export function createAttemptRunner({ db, clock, logger, config, jobs }: Depende
       });
 
       if (result.ok) {
-        const { providerChargeId, captured, card } = result.value;
+        const { providerChargeId, captured, card, capture: pendingCapture } = result.value;
         const data: Partial<Charge> = captured
           ? { status: 'SUCCESS', providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
           : { status: 'AUTHORISE', providerChargeId };
@@ -125,6 +130,11 @@ export function createAttemptRunner({ db, clock, logger, config, jobs }: Depende
           (tx) => updateCharge(tx, charge, 'PROCESSING', card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data),
           () => true,
         );
+        // A sale whose capture the provider settles later (Adyen): the capture waits for its notification.
+        if (captured && pendingCapture?.pending) {
+          const pending = { providerId: provider.id, chargeId: charge.id, kind: 'capture' as const, amount: charge.amount };
+          await db.$transaction((tx) => keepPending(tx, { ...pending, providerReference: pendingCapture.providerReference }));
+        }
         logger.info({ chargeId: charge.id, providerId: provider.id, status: updated.status, attempt }, 'charge completed');
         // A new charge has no refunds yet and its attempts are in hand: only its customer is read.
         const customer = updated.customerId ? await db.customer.findUnique({ where: { id: updated.customerId } }) : null;

@@ -27,6 +27,8 @@ CREATE TABLE "ProviderNotification" (
     "success" BOOLEAN NOT NULL,
     "providerChargeId" TEXT,
     "providerReference" TEXT,
+    "gatewayCode" TEXT,
+    "gatewayMessage" TEXT,
     "modificationId" TEXT,
     "dateReceived" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
