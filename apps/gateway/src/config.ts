@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseExchangeRates, parseKeyring, type ExchangeRates, type Keyring } from '@gateway/core';
+import { PROVIDER_TYPES } from '@gateway/providers';
 
 /** The gateway's configuration: the only module that reads process.env. */
 export interface GatewayConfig {
@@ -15,6 +16,8 @@ export interface GatewayConfig {
   dashboardUrl: string;
   /** External simulated acquirer; absent = one started inside the gateway process. */
   simulatorUrl: string | undefined;
+  /** Where calls of a provider type go instead of the provider's own endpoints (GATEWAY_PROVIDER_ENDPOINTS; docs/operations.md). */
+  providerEndpoints: Readonly<Record<string, string>>;
   /** Create the demo account on an empty database. */
   seedDemo: boolean;
   /** Vault master keys, current first (GATEWAY_MASTER_KEYS); absent = a key kept in `dataDir`. */
@@ -71,6 +74,39 @@ function exchangeRates(text: string): ExchangeRates {
   }
 }
 
+/**
+ * GATEWAY_PROVIDER_ENDPOINTS, `type=url,…` (e.g. `stripe=http://127.0.0.1:12111`): per provider
+ * type, a base URL its calls go to instead of the provider's own (a proxy, a local test server).
+ * Each type once, one the gateway has (not dummy: GATEWAY_SIMULATOR_URL is its), each URL http(s)
+ * with no user, query or fragment.
+ */
+export function parseProviderEndpoints(text: string): Record<string, string> {
+  const endpoints: Record<string, string> = {};
+  const types = [...PROVIDER_TYPES.keys()].filter((type) => type !== 'dummy');
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const at = entry.indexOf('=');
+    const type = entry.slice(0, at).trim().toLowerCase();
+    const value = entry.slice(at + 1).trim();
+    const problem = (why: string) => new Error(`GATEWAY_PROVIDER_ENDPOINTS: "${entry}" ${why}`);
+    if (at < 1) throw problem('is not type=url');
+    if (!types.includes(type)) throw problem(`names no provider type (one of ${types.join(', ')})`);
+    if (endpoints[type]) throw problem(`names ${type} a second time`);
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw problem('has no valid URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw problem('must be an http or https URL');
+    if (url.username || url.password || url.search || url.hash) throw problem('must have no user, password, query or fragment');
+    endpoints[type] = url.toString().replace(/\/+$/, '');
+  }
+  return endpoints;
+}
+
 function ccvRetention(value: string | undefined): number {
   const seconds = integer('GATEWAY_CCV_RETENTION_SECONDS', value, CCV_RETENTION.default);
   if (seconds < 1 || seconds > CCV_RETENTION.max) {
@@ -119,6 +155,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       '',
     ),
     simulatorUrl: env.GATEWAY_SIMULATOR_URL || undefined,
+    providerEndpoints: parseProviderEndpoints(env.GATEWAY_PROVIDER_ENDPOINTS ?? ''),
     seedDemo: env.GATEWAY_SEED_DEMO !== 'false',
     masterKeys: env.GATEWAY_MASTER_KEYS ? masterKeys(env.GATEWAY_MASTER_KEYS) : undefined,
     ccvRetentionSeconds: ccvRetention(env.GATEWAY_CCV_RETENTION_SECONDS),

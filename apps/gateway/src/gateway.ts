@@ -22,6 +22,8 @@ export interface GatewayOptions {
   /** Where the dashboard (and the hosted payment pages) are served; default http://127.0.0.1:3001. */
   dashboardUrl?: string;
   simulatorUrl?: string;
+  /** Where calls of a provider type go instead of the provider's own endpoints (GATEWAY_PROVIDER_ENDPOINTS). */
+  providerEndpoints?: Readonly<Record<string, string>>;
   seedDemo: boolean;
   logger: Logger;
   clock?: Clock;
@@ -116,6 +118,7 @@ function servicesOf(database: Database, options: GatewayOptions, urls: { simulat
     config: {
       errorDocsUrl: `${urls.publicUrl}/errorcodes`,
       simulatorUrl: urls.simulatorUrl,
+      providerEndpoints: options.providerEndpoints,
       keyring: options.keyring,
       ccvRetentionSeconds: options.ccvRetentionSeconds,
       notificationTimeoutMinutes: options.notificationTimeoutMinutes,

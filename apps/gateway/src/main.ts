@@ -29,6 +29,7 @@ const options: GatewayOptions = {
   publicUrl: config.publicUrl,
   dashboardUrl: config.dashboardUrl,
   simulatorUrl: config.simulatorUrl,
+  providerEndpoints: config.providerEndpoints,
   seedDemo: config.seedDemo,
   logger,
   keyring: loadKeyring(config, logger),
