@@ -101,6 +101,16 @@ export function createChargeLifecycle(
   }
 
   /**
+   * The provider idempotency key of a capture or void of the charge, the same for the request and
+   * its confirming job; a new one once the provider failed an earlier one by notification (else the
+   * provider would answer the failed one again).
+   */
+  async function operationKey(chargeId: string, operation: Operation): Promise<string> {
+    const failed = await db.providerModification.count({ where: { chargeId, kind: operation, status: 'FAILED' } });
+    return failed === 0 ? `${chargeId}:${operation}` : `${chargeId}:${operation}:${failed + 1}`;
+  }
+
+  /**
    * Calls the provider for a leased capture or void and records the outcome; used by the request
    * and, with the same idempotency key, by the confirming job.
    */
@@ -108,7 +118,7 @@ export function createChargeLifecycle(
     const charge = await db.charge.findUniqueOrThrow({ where: { id: chargeId }, include: chargeInclude });
     if (charge.pendingOperation !== operation) return;
     const { connector, providerChargeId } = providerOf(charge);
-    const idempotencyKey = `${chargeId}:${operation}`;
+    const idempotencyKey = await operationKey(chargeId, operation);
     const result =
       operation === 'capture'
         ? await connector.capture({ providerChargeId, amount: amount ?? charge.amount, idempotencyKey, currency: charge.currency })

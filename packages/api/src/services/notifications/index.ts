@@ -1,10 +1,10 @@
-import { ApiError, newId, open, toWireAmount } from '@gateway/core';
+import { ApiError, newId, toWireAmount } from '@gateway/core';
 import type { Account, Prisma, Provider, ProviderModification } from '@gateway/db';
-import { providerType, type Environment, type ProviderNotification } from '@gateway/providers';
+import { providerType, type ProviderNotification } from '@gateway/providers';
 import type { ChargeEvents } from '../charges/events';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
-import { providerCredentialsAad, sealedValue } from '../sealed-data';
+import { storedParameters } from '../providers/credentials';
 
 /**
  * Provider notifications (`POST /provider/{providerId}/notification`) and the modifications they
@@ -51,14 +51,6 @@ const SETTLED_EVENTS: ReadonlySet<string> = new Set<ModificationKind>(['capture'
 
 export function createNotificationService({ db, clock, logger, config }: Dependencies, events: ChargeEvents) {
   const timeoutMs = (config.notificationTimeoutMinutes ?? DEFAULT_NOTIFICATION_TIMEOUT_MINUTES) * 60_000;
-
-  /** The provider's authenticationParameters by their canonical names. */
-  function parametersOf(provider: Provider): Record<string, string> {
-    const sealed = sealedValue(provider.credentialsKeyId, provider.credentialsKey, provider.credentials);
-    const stored = sealed ? (JSON.parse(open(sealed, providerCredentialsAad(provider.id), config.keyring)) as Record<string, string>) : {};
-    const checked = providerType(provider.type)?.checkParameters(stored, provider.environment as Environment);
-    return checked?.ok ? checked.parameters : stored;
-  }
 
   /** Serialises the two sides that meet on one modification: keeping it, and a notification about it. */
   const lock = (tx: Prisma.TransactionClient, providerId: string, providerReference: string) =>
@@ -147,7 +139,7 @@ export function createNotificationService({ db, clock, logger, config }: Depende
       logger.warn({ providerId }, 'provider notification refused: no such provider takes notifications');
       throw new ApiError('InvalidProviderId', { http: 404, message: 'No provider with this id takes notifications' });
     }
-    const read = format.read({ rawBody, headers, parameters: parametersOf(provider), now: clock.now() });
+    const read = format.read({ rawBody, headers, parameters: storedParameters(provider, config.keyring), now: clock.now() });
     if (!read.ok) {
       logger.warn({ providerId, reason: read.reason }, 'provider notification refused: not verified');
       throw new ApiError('InvalidAuthentication', { message: 'The notification could not be verified' });
