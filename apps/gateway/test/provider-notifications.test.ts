@@ -136,8 +136,8 @@ async function tell(chargeId: string, kind: string, eventCode: string, success: 
 const STAFF_PASSWORD = 'notification staff password';
 let staffCookie = '';
 
-/** What the dashboard lists for staff (tRPC dashboard.providerNotifications, signed in as the account's staff member). */
-async function staffList(input: { providerId?: string } = {}) {
+/** A dashboard procedure over tRPC, signed in as the account's staff member. */
+async function asStaff<T>(procedure: string, input: unknown, method: 'GET' | 'POST' = 'GET'): Promise<T> {
   if (!staffCookie) {
     await bed.t.gateway.services.staff.create({ id: a.accountId }, { email: 'ops@example.com', name: 'Ops', password: STAFF_PASSWORD });
     const signIn = await fetch(`${bed.t.url}/trpc/staff.signIn`, {
@@ -147,12 +147,19 @@ async function staffList(input: { providerId?: string } = {}) {
     });
     staffCookie = signIn.headers.getSetCookie()[0]!.split(';')[0]!;
   }
-  const query = `input=${encodeURIComponent(JSON.stringify(input))}`;
-  const response = await fetch(`${bed.t.url}/trpc/dashboard.providerNotifications?${query}`, { headers: { cookie: staffCookie } });
+  const query = method === 'GET' ? `?input=${encodeURIComponent(JSON.stringify(input))}` : '';
+  const response = await fetch(`${bed.t.url}/trpc/${procedure}${query}`, {
+    method,
+    headers: { cookie: staffCookie, 'content-type': 'application/json' },
+    body: method === 'POST' ? JSON.stringify(input) : undefined,
+  });
   expect(response.status).toBe(200);
-  return ((await response.json()) as { result: { data: { pending: unknown[]; modifications: Array<Record<string, unknown>> } } }).result
-    .data;
+  return ((await response.json()) as { result: { data: T } }).result.data;
 }
+
+/** What the dashboard lists for staff: modifications failed by a provider or overdue, and how many wait. */
+const staffList = (input: { providerId?: string } = {}) =>
+  asStaff<{ pending: unknown[]; modifications: Array<Record<string, unknown>> }>('dashboard.providerNotifications', input);
 
 async function post(providerId: string, body: string, headers: Record<string, string> = {}) {
   const response = await fetch(notificationUrl(providerId), {
@@ -336,5 +343,23 @@ describe('a stripe provider', () => {
     const again = await stripe.sendEvent(url, event, STRIPE_WEBHOOK_SECRET, { timestamp });
     expect(again.status).toBe(200);
     expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'SUCCESS', refundedAmount: 0 });
+  });
+});
+
+describe('the dashboard', () => {
+  it('checks a provider’s credentials with one harmless call, never echoing them', async () => {
+    const check = (providerId: string) => asStaff<Record<string, unknown>>('dashboard.checkProviderCredentials', { providerId }, 'POST');
+    expect(await check(adyenId)).toEqual({ ok: true, message: 'The provider accepted the credentials.' });
+    expect(await check(stripeId)).toEqual({ ok: true, message: 'The provider accepted the credentials.' });
+    const wrong = await a.api.post('/provider', {
+      type: 'stripe',
+      name: 'Stripe, wrong key',
+      currency: 'EUR',
+      authenticationParameters: { SecretKey: 'sk_test_51FakeGatewayNotSoRight0001' },
+    });
+    const refused = await check(String(wrong.body.providerId));
+    expect(refused).toMatchObject({ ok: false, message: expect.any(String) });
+    expect(JSON.stringify(refused)).not.toContain('NotSoRight');
+    expect(stripe.requests.filter((r) => r.path === '/v1/balance').map((r) => r.status)).toEqual([200, 401]);
   });
 });
