@@ -363,3 +363,18 @@ describe('the dashboard', () => {
     expect(stripe.requests.filter((r) => r.path === '/v1/balance').map((r) => r.status)).toEqual([200, 401]);
   });
 });
+
+describe('housekeeping', () => {
+  it('forgets notification ids once no provider redelivers them (35 days)', async () => {
+    const count = () => db().providerNotification.count();
+    const kept = await count();
+    expect(kept).toBeGreaterThan(0);
+    // Moving the clock runs what fell due, the maintenance sweep among it.
+    await bed.advance(34 * 24 * 60 * 60_000);
+    await bed.t.gateway.services.notifications.sweep();
+    expect(await count()).toBe(kept);
+    await bed.advance(2 * 24 * 60 * 60_000);
+    await bed.t.gateway.services.notifications.sweep();
+    expect(await count()).toBe(0);
+  });
+});

@@ -44,6 +44,9 @@ interface Outcome {
   gatewayMessage: string | null;
 }
 
+/** How long a notification's id is kept to recognise it delivered again. */
+const KEEP_NOTIFICATIONS_MS = 35 * 24 * 60 * 60_000;
+
 /** The most modifications listed for staff at once (newest first). */
 const ATTENTION_LIMIT = 200;
 
@@ -208,7 +211,12 @@ export function createNotificationService({ db, clock, logger, config }: Depende
     };
   }
 
-  return { receive, keepPending, attention };
+  /** Forgets notifications older than any redelivery (Adyen retries for up to 30 days, Stripe for 3). */
+  const sweep = async () =>
+    (await db.providerNotification.deleteMany({ where: { dateReceived: { lt: new Date(clock.now().getTime() - KEEP_NOTIFICATIONS_MS) } } }))
+      .count;
+
+  return { receive, keepPending, attention, sweep };
 }
 
 export type NotificationService = ReturnType<typeof createNotificationService>;

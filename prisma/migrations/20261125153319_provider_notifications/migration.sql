@@ -50,6 +50,9 @@ CREATE INDEX "ProviderModification_chargeId_idx" ON "ProviderModification"("char
 -- CreateIndex
 CREATE INDEX "ProviderNotification_providerId_providerReference_idx" ON "ProviderNotification"("providerId", "providerReference");
 
+-- CreateIndex
+CREATE INDEX "ProviderNotification_dateReceived_idx" ON "ProviderNotification"("dateReceived");
+
 -- AddForeignKey
 ALTER TABLE "ProviderModification" ADD CONSTRAINT "ProviderModification_providerId_fkey" FOREIGN KEY ("providerId") REFERENCES "Provider"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 
