@@ -3,11 +3,12 @@ import type { Charge, ChargeAttempt, Prisma } from '@gateway/db';
 import type { CardSummary, PaymentSource, ProviderFailure } from '@gateway/providers';
 import type { ChargeView } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
-import { connectorFor, providerError, REVERSAL_TIMEOUT_MS } from '../providers/connectors';
+import { connectorFor, providerError } from '../providers/connectors';
 import type { ProviderWithFees } from '../providers/selection';
 import { PROVIDER_OUTCOME_TX, type ChargeEvents } from './events';
 import { REVERSE_QUEUE } from './queues';
 import { failedAttemptRow, failedCharge } from './records';
+import { keeper, reverseAttempt } from './reversal';
 import { updateCharge } from './statements';
 import { toChargeView } from './view';
 
@@ -63,7 +64,7 @@ export type AttemptRunner = ReturnType<typeof createAttemptRunner>;
 
 export function createAttemptRunner({ db, clock, logger, config, jobs }: Dependencies, events: ChargeEvents) {
   async function reverse(route: ChargeRoute, idempotencyKey: string): Promise<boolean> {
-    const reversal = await connectorFor(route.provider, config, { timeoutMs: REVERSAL_TIMEOUT_MS }).reverse({ idempotencyKey });
+    const reversal = await reverseAttempt(db, config, route.provider, idempotencyKey);
     if (reversal.ok) return true;
     await jobs.enqueue(REVERSE_QUEUE, { providerId: route.provider.id, idempotencyKey }, { dedupeKey: `reverse:${idempotencyKey}` });
     logger.warn({ idempotencyKey, providerId: route.provider.id, gatewayCode: reversal.failure.gatewayCode }, 'reversal left to a job');
@@ -104,16 +105,16 @@ export function createAttemptRunner({ db, clock, logger, config, jobs }: Depende
         });
       }
       const idempotencyKey = `${charge.id}:${attempt}`;
-      const result = await connectorFor(provider, config).authorise({
+      const parameters = {
         idempotencyKey,
         amount: charge.amount,
         currency: currency.code,
         capture,
-        source: route.source,
         recurring: plan.recurring,
         reference: charge.reference ?? undefined,
         descriptor: charge.descriptor ?? undefined,
-      });
+      };
+      const result = await connectorFor(provider, config).authorise({ ...parameters, source: route.source, keep: keeper(db, parameters) });
 
       if (result.ok) {
         const { providerChargeId, captured, card } = result.value;

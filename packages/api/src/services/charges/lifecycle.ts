@@ -85,7 +85,7 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
     const idempotencyKey = `${chargeId}:${operation}`;
     const result =
       operation === 'capture'
-        ? await connector.capture({ providerChargeId, amount: amount ?? charge.amount, idempotencyKey })
+        ? await connector.capture({ providerChargeId, amount: amount ?? charge.amount, idempotencyKey, currency: charge.currency })
         : await connector.void({ providerChargeId, idempotencyKey });
     const released = { pendingOperation: null, pendingOperationAt: null };
     if (result.ok) {
@@ -173,7 +173,12 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
     const refund = await db.refund.findUniqueOrThrow({ where: { id: refundId }, include: { charge: { include: chargeInclude } } });
     if (refund.status !== 'PENDING') return;
     const { connector, providerChargeId } = providerOf(refund.charge);
-    const result = await connector.refund({ providerChargeId, amount: refund.amount, idempotencyKey: refundId });
+    const result = await connector.refund({
+      providerChargeId,
+      amount: refund.amount,
+      idempotencyKey: refundId,
+      currency: refund.charge.currency,
+    });
     if (result.ok) {
       await finishRefund(refundId, refund.charge, refund.amount, { providerRefundId: result.value.providerRefundId });
       logger.info({ chargeId: refund.chargeId, refundId, amount: String(refund.amount) }, 'charge refunded');
