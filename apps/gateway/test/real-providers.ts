@@ -1,3 +1,4 @@
+import type { NewProvider } from '@gateway/api';
 import {
   ADYEN_TEST_CARDS,
   ADYEN_TEST_EXPIRY,
@@ -40,6 +41,12 @@ export interface RealProvider {
   type: RealType;
   /** The body of POST /provider. */
   provider(fields?: Record<string, unknown>): Record<string, unknown>;
+  /** The same provider as the services create it (createAccount, seedAccount). */
+  newProvider(fields?: Partial<NewProvider>): NewProvider;
+  /** The next payment is made at the fake, and its answer never comes. */
+  hangNextPayment(): void;
+  /** Whether a payment request is waiting for its (never coming) answer. */
+  paymentHanging(): boolean;
   /** paymentInformation of a card the fake approves, or declines with `outcome`. */
   card(outcome?: 'approve' | 'insufficient_funds' | 'three_d_secure'): Record<string, string>;
   /** The payments of a charge the fake holds money for (authorised and not cancelled, nor refunded in full). */
@@ -104,6 +111,9 @@ function stripeProvider(stripe: FakeStripe): RealProvider {
       authenticationParameters: { SecretKey: STRIPE_KEY },
       ...fields,
     }),
+    newProvider: (fields = {}) => ({ type: 'stripe', name: 'Stripe', currency: 'EUR', credentials: { SecretKey: STRIPE_KEY }, ...fields }),
+    hangNextPayment: () => stripe.hangNext({ method: 'POST', path: '/v1/payment_intents' }, { process: true }),
+    paymentHanging: () => stripe.requests.some((r) => r.path === '/v1/payment_intents' && r.status === 0),
     card: (outcome = 'approve') => ({ cardNumber: NUMBERS[outcome], expiryDate: '12/30', ccv: '123', cardholder: 'Test Payer' }),
     payments: (chargeId) => all(chargeId).filter(holdsMoney),
     allPayments: all,
@@ -143,6 +153,9 @@ function adyenProvider(adyen: FakeAdyen): RealProvider {
   return {
     type: 'adyen',
     provider: (fields = {}) => ({ type: 'adyen', name: 'Adyen', currency: 'EUR', authenticationParameters: ADYEN_CREDENTIALS, ...fields }),
+    newProvider: (fields = {}) => ({ type: 'adyen', name: 'Adyen', currency: 'EUR', credentials: ADYEN_CREDENTIALS, ...fields }),
+    hangNextPayment: () => adyen.injectFault({ kind: 'hang', processed: true }, { method: 'POST', path: '/payments' }),
+    paymentHanging: () => adyen.requests.some((r) => r.path === '/payments' && r.status === undefined),
     card: (outcome = 'approve') =>
       outcome === 'approve'
         ? card(visa!.number, visa!.cvc)
