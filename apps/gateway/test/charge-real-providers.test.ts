@@ -134,6 +134,19 @@ describe.each<RealType>(['stripe', 'adyen'])('a %s provider', (type) => {
     expect(real.storedCards()).not.toContain(method.providerPaymentMethodId);
   });
 
+  it('updates a saved card’s expiry where the provider offers it, else answers FeatureUnavailable', async () => {
+    const method = await savedCard();
+    const updated = await a.api.put(`/payment_method/${String(method.paymentMethodId)}`, { card: { expiryDate: '11/31' } });
+    if (type === 'stripe') {
+      expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+      expect(updated.body).toMatchObject({ card: { expiryDate: '11/31' } });
+    } else {
+      expect(updated.status).toBe(400);
+      expect(updated.body).toMatchObject({ code: FEATURE_UNAVAILABLE });
+      expect(String(updated.body.message)).toContain('type adyen');
+    }
+  });
+
   it('charges a card with its CCV through a payment token', async () => {
     const tokenised = await client(t.url).post(
       '/token/card',
