@@ -41,6 +41,7 @@ describe('GATEWAY_PROVIDER_ENDPOINTS', () => {
       ['stripe=ftp://127.0.0.1', /must be an http or https URL/],
       ['adyen=https://user:pw@proxy.internal', /no user, password, query or fragment/],
       ['adyen=https://proxy.internal/?x=1', /no user, password, query or fragment/],
+      ['stripe=http://127.0.0.1:12111/v1', /must be an origin .*stripe takes no path/],
     ];
     for (const [value, message] of refused) {
       expect(() => readConfig({ GATEWAY_PROVIDER_ENDPOINTS: value }), value).toThrow(message);

@@ -78,7 +78,7 @@ function exchangeRates(text: string): ExchangeRates {
  * GATEWAY_PROVIDER_ENDPOINTS, `type=url,…` (e.g. `stripe=http://127.0.0.1:12111`): per provider
  * type, a base URL its calls go to instead of the provider's own (a proxy, a local test server).
  * Each type once, one the gateway has (not dummy: GATEWAY_SIMULATOR_URL is its), each URL http(s)
- * with no user, query or fragment.
+ * with no user, query or fragment, and an origin alone for a type whose own endpoint is one.
  */
 export function parseProviderEndpoints(text: string): Record<string, string> {
   const endpoints: Record<string, string> = {};
@@ -102,6 +102,9 @@ export function parseProviderEndpoints(text: string): Record<string, string> {
     }
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw problem('must be an http or https URL');
     if (url.username || url.password || url.search || url.hash) throw problem('must have no user, password, query or fragment');
+    // A type whose own endpoint is an origin (stripe: its library takes no path prefix) takes only an origin.
+    const own = new URL(PROVIDER_TYPES.get(type)!.endpoint('SANDBOX', {}));
+    if (own.pathname === '/' && url.pathname !== '/') throw problem(`must be an origin (scheme, host, port): ${type} takes no path`);
     endpoints[type] = url.toString().replace(/\/+$/, '');
   }
   return endpoints;

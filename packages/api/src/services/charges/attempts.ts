@@ -4,11 +4,12 @@ import type { CardSummary, PaymentSource, ProviderFailure } from '@gateway/provi
 import type { ChargeView } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
 import type { NotificationService } from '../notifications';
-import { connectorFor, providerError, REVERSAL_TIMEOUT_MS } from '../providers/connectors';
+import { connectorFor, providerError } from '../providers/connectors';
 import type { ProviderWithFees } from '../providers/selection';
 import { PROVIDER_OUTCOME_TX, type ChargeEvents } from './events';
 import { REVERSE_QUEUE } from './queues';
 import { failedAttemptRow, failedCharge } from './records';
+import { keeper, reverseAttempt } from './reversal';
 import { updateCharge } from './statements';
 import { toChargeView } from './view';
 
@@ -68,7 +69,7 @@ export function createAttemptRunner(
   { keepPending }: Pick<NotificationService, 'keepPending'>,
 ) {
   async function reverse(route: ChargeRoute, idempotencyKey: string): Promise<boolean> {
-    const reversal = await connectorFor(route.provider, config, { timeoutMs: REVERSAL_TIMEOUT_MS }).reverse({ idempotencyKey });
+    const reversal = await reverseAttempt(db, config, route.provider, idempotencyKey);
     if (reversal.ok) return true;
     await jobs.enqueue(REVERSE_QUEUE, { providerId: route.provider.id, idempotencyKey }, { dedupeKey: `reverse:${idempotencyKey}` });
     logger.warn({ idempotencyKey, providerId: route.provider.id, gatewayCode: reversal.failure.gatewayCode }, 'reversal left to a job');
@@ -109,16 +110,16 @@ export function createAttemptRunner(
         });
       }
       const idempotencyKey = `${charge.id}:${attempt}`;
-      const result = await connectorFor(provider, config).authorise({
+      const parameters = {
         idempotencyKey,
         amount: charge.amount,
         currency: currency.code,
         capture,
-        source: route.source,
         recurring: plan.recurring,
         reference: charge.reference ?? undefined,
         descriptor: charge.descriptor ?? undefined,
-      });
+      };
+      const result = await connectorFor(provider, config).authorise({ ...parameters, source: route.source, keep: keeper(db, parameters) });
 
       if (result.ok) {
         const { providerChargeId, captured, card, capture: pendingCapture } = result.value;

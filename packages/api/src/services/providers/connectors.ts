@@ -72,7 +72,8 @@ const DECLINES: ReadonlySet<FailureCategory> = new Set([
 
 /**
  * A provider's failure as the API error the client receives (always 4xx: see docs/decisions.md).
- * `action` names what failed ("payment", "capture", "refund"…) in the message.
+ * `action` names what failed ("payment", "capture", "refund"…) in the message; `name` the error,
+ * but for an operation the provider does not offer or allow (always FeatureUnavailable).
  */
 export function providerError(
   failure: ProviderFailure,
@@ -84,7 +85,9 @@ export function providerError(
     : failure.retryable
       ? `The provider could not complete the ${action}: ${failure.gatewayMessage}`
       : `The provider refused the ${action}: ${failure.gatewayMessage}`;
-  return new ApiError(options.name ?? FAILURE_ERRORS[failure.category], {
+  // What a provider does not offer, or the account is not enabled for, is that whatever was asked.
+  const unavailable = failure.category === 'unsupported' || failure.category === 'not_permitted';
+  return new ApiError(unavailable ? 'FeatureUnavailable' : (options.name ?? FAILURE_ERRORS[failure.category]), {
     message,
     retryable: failure.retryable,
     gatewayCode: failure.gatewayCode,
