@@ -233,6 +233,37 @@ describe('an adyen provider: modifications answered "received"', () => {
     expect(await eventsAbout(chargeId)).toEqual(['SUCCESS', 'PARTIAL_REFUND', 'REFUND', 'PARTIAL_REFUND']);
   });
 
+  it('settles a modification with the notification that came before the gateway wrote it down', async () => {
+    const chargeId = await charge(adyenId, false);
+    const payment = (await db().charge.findUniqueOrThrow({ where: { id: chargeId } })).providerChargeId!;
+    const early = 'EARLY00000000001';
+    const amount = { currency: 'EUR', value: 1000 };
+    const failure = {
+      eventCode: 'CAPTURE',
+      success: false,
+      pspReference: early,
+      originalReference: payment,
+      merchantReference: 'c',
+      amount,
+    };
+    expect(await adyen.sendNotifications(notificationUrl(adyenId), [failure])).toEqual({ status: 200, body: '[accepted]' });
+    // The capture Adyen answers is the one that notification was about.
+    const answer = {
+      status: 'received',
+      pspReference: early,
+      paymentPspReference: payment,
+      merchantAccount: ADYEN.MerchantAccount,
+      amount,
+    };
+    adyen.injectFault({ kind: 'answer', status: 201, body: answer }, { path: '/payments/{paymentPspReference}/captures' });
+    // Known to have failed by the time it is written down: the charge is put back at once.
+    expect((await a.api.post(`/charge/${chargeId}/capture`, {})).body).toMatchObject({ status: 'AUTHORISE' });
+    const [modification] = await modificationsOf(chargeId);
+    expect(modification).toMatchObject({ status: 'FAILED', providerReference: early });
+    const notification = await db().providerNotification.findFirstOrThrow({ where: { providerId: adyenId, providerReference: early } });
+    expect(notification.modificationId).toBe(modification!.id);
+  });
+
   it('lists a modification still waiting past the timeout for staff', async () => {
     const chargeId = await charge(adyenId, false);
     await withheld(() => a.api.post(`/charge/${chargeId}/capture`, {}));
