@@ -250,3 +250,70 @@ describe.each<RealType>(['stripe', 'adyen'])('a %s provider', (type) => {
     }
   });
 });
+
+describe('least-cost routing and fail-over across dummy, stripe and adyen providers', () => {
+  const fees = (transactionCost: string, transactionPercentage: string) => [{ transactionCost, transactionPercentage }];
+  const SIMULATED = { type: 'dummy', name: 'Simulated', currency: 'EUR', latency: { minMs: 0, maxMs: 0 }, fees: fees('0.20', '2') };
+  // The Adyen test card, which the fake Stripe and the simulated acquirer approve too.
+  const paymentInformation = () => fakes.of('adyen').card();
+
+  async function mixedAccount() {
+    const a = await createAccount(t, [
+      fakes.of('adyen').newProvider({ timeoutMs: 1_500, fees: fees('0.05', '1') }),
+      fakes.of('stripe').newProvider({ fees: fees('0.10', '1.5') }),
+      SIMULATED,
+    ]);
+    const [adyenId, stripeId, dummyId] = a.providerIds;
+    return { a, adyenId, stripeId, dummyId };
+  }
+
+  it('sends a charge to the cheapest provider, whatever its type', async () => {
+    const { a, adyenId } = await mixedAccount();
+    const { status, body } = await a.api.post('/charge/card/least_cost', {
+      amount: 100,
+      currency: 'EUR',
+      paymentInformation: paymentInformation(),
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    // 1 % + 0.05 at Adyen, against 1.5 % + 0.10 at Stripe and 2 % + 0.20 at the simulated acquirer.
+    expect(body).toMatchObject({ providerId: adyenId, estimatedCost: 1.05, status: 'SUCCESS', failedAttempts: [] });
+    expect(fakes.of('adyen').payments(String(body.chargeId))).toHaveLength(1);
+  });
+
+  it('moves on from a timed-out adyen and a rate-limited stripe, each reversed, to the simulated acquirer: one payment in all', async () => {
+    const { a, adyenId, stripeId, dummyId } = await mixedAccount();
+    fakes.of('adyen').hangNextPayment();
+    // Stripe keeps no answer for a rate-limited call: the reversal's replay makes the payment, then cancels it.
+    fakes.stripe.failNext(
+      { method: 'POST', path: '/v1/payment_intents' },
+      { status: 429, type: 'invalid_request_error', code: 'rate_limit' },
+    );
+    const { status, body } = await a.api.post('/charge/card/least_cost', {
+      amount: 30,
+      currency: 'EUR',
+      paymentInformation: paymentInformation(),
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    expect(body).toMatchObject({ providerId: dummyId, status: 'SUCCESS', provider: { type: 'dummy' } });
+    expect(body.failedAttempts).toMatchObject([
+      { providerId: adyenId, isRetryable: true },
+      { providerId: stripeId, isRetryable: true },
+    ]);
+    const chargeId = String(body.chargeId);
+    // Adyen made the payment it never answered: the gateway reversed it before moving on.
+    expect(fakes.of('adyen').allPayments(chargeId)).toHaveLength(1);
+    expect(fakes.of('adyen').payments(chargeId)).toEqual([]);
+    expect(fakes.of('stripe').payments(chargeId)).toEqual([]);
+  });
+
+  it('does not move on after a decline', async () => {
+    const { a, adyenId } = await mixedAccount();
+    const declined = fakes.of('adyen').card('insufficient_funds');
+    const { status, body } = await a.api.post('/charge/card/least_cost', { amount: 30, currency: 'EUR', paymentInformation: declined });
+    expect(status).toBe(400);
+    expect(body).toMatchObject({ code: INSUFFICIENT_FUNDS, isRetryable: false });
+    const chargeId = String((body.details as Record<string, string>).chargeId);
+    expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'FAILED', providerId: adyenId });
+    expect(fakes.of('stripe').allPayments(chargeId)).toEqual([]);
+  });
+});

@@ -43,10 +43,8 @@ export interface RealProvider {
   provider(fields?: Record<string, unknown>): Record<string, unknown>;
   /** The same provider as the services create it (createAccount, seedAccount). */
   newProvider(fields?: Partial<NewProvider>): NewProvider;
-  /** The next payment is made at the fake, and its answer never comes. */
-  hangNextPayment(): void;
-  /** Whether a payment request is waiting for its (never coming) answer. */
-  paymentHanging(): boolean;
+  /** The next payment is made at the fake, and its answer never comes: tells whether that request has come. */
+  hangNextPayment(): () => boolean;
   /** paymentInformation of a card the fake approves, or declines with `outcome`. */
   card(outcome?: 'approve' | 'insufficient_funds' | 'three_d_secure'): Record<string, string>;
   /** The payments of a charge the fake holds money for (authorised and not cancelled, nor refunded in full). */
@@ -112,8 +110,12 @@ function stripeProvider(stripe: FakeStripe): RealProvider {
       ...fields,
     }),
     newProvider: (fields = {}) => ({ type: 'stripe', name: 'Stripe', currency: 'EUR', credentials: { SecretKey: STRIPE_KEY }, ...fields }),
-    hangNextPayment: () => stripe.hangNext({ method: 'POST', path: '/v1/payment_intents' }, { process: true }),
-    paymentHanging: () => stripe.requests.some((r) => r.path === '/v1/payment_intents' && r.status === 0),
+    hangNextPayment: () => {
+      const hanging = () => stripe.requests.filter((r) => r.path === '/v1/payment_intents' && r.status === 0).length;
+      const before = hanging();
+      stripe.hangNext({ method: 'POST', path: '/v1/payment_intents' }, { process: true });
+      return () => hanging() > before;
+    },
     card: (outcome = 'approve') => ({ cardNumber: NUMBERS[outcome], expiryDate: '12/30', ccv: '123', cardholder: 'Test Payer' }),
     payments: (chargeId) => all(chargeId).filter(holdsMoney),
     allPayments: all,
@@ -154,8 +156,12 @@ function adyenProvider(adyen: FakeAdyen): RealProvider {
     type: 'adyen',
     provider: (fields = {}) => ({ type: 'adyen', name: 'Adyen', currency: 'EUR', authenticationParameters: ADYEN_CREDENTIALS, ...fields }),
     newProvider: (fields = {}) => ({ type: 'adyen', name: 'Adyen', currency: 'EUR', credentials: ADYEN_CREDENTIALS, ...fields }),
-    hangNextPayment: () => adyen.injectFault({ kind: 'hang', processed: true }, { method: 'POST', path: '/payments' }),
-    paymentHanging: () => adyen.requests.some((r) => r.path === '/payments' && r.status === undefined),
+    hangNextPayment: () => {
+      const hanging = () => adyen.requests.filter((r) => r.path === '/payments' && r.status === undefined).length;
+      const before = hanging();
+      adyen.injectFault({ kind: 'hang', processed: true }, { method: 'POST', path: '/payments' });
+      return () => hanging() > before;
+    },
     card: (outcome = 'approve') =>
       outcome === 'approve'
         ? card(visa!.number, visa!.cvc)
