@@ -126,16 +126,19 @@ export function createAttemptRunner(
         const data: Partial<Charge> = captured
           ? { status: 'SUCCESS', providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
           : { status: 'AUTHORISE', providerChargeId };
-        const updated = await events.changing(
-          charge,
-          (tx) => updateCharge(tx, charge, 'PROCESSING', card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data),
-          () => true,
-        );
-        // A sale whose capture the provider settles later (Adyen): the capture waits for its notification.
-        if (captured && pendingCapture?.pending) {
-          const pending = { providerId: provider.id, chargeId: charge.id, kind: 'capture' as const, amount: charge.amount };
-          await db.$transaction((tx) => keepPending(tx, { ...pending, providerReference: pendingCapture.providerReference }));
-        }
+        const write = (tx: Prisma.TransactionClient) =>
+          updateCharge(tx, charge, 'PROCESSING', card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data);
+        // A sale whose capture the provider settles later (Adyen): kept with the charge, pending its notification.
+        const pending = captured && pendingCapture?.pending ? pendingCapture : undefined;
+        const updated = pending
+          ? await db.$transaction(async (tx) => {
+              const written = await write(tx);
+              await events.statusChanged(tx, charge);
+              const kept = { providerId: provider.id, chargeId: charge.id, kind: 'capture' as const, amount: charge.amount };
+              await keepPending(tx, { ...kept, providerReference: pending.providerReference });
+              return written;
+            }, PROVIDER_OUTCOME_TX)
+          : await events.changing(charge, write, () => true);
         logger.info({ chargeId: charge.id, providerId: provider.id, status: updated.status, attempt }, 'charge completed');
         // A new charge has no refunds yet and its attempts are in hand: only its customer is read.
         const customer = updated.customerId ? await db.customer.findUnique({ where: { id: updated.customerId } }) : null;
