@@ -8,7 +8,12 @@ const ROUTE = /^\/provider\/([^/]+)\/notification\/?$/i;
 /** The provider id of `POST /provider/{providerId}/notification`, or undefined for any other path. */
 export function notificationProviderId(path: string): string | undefined {
   const id = ROUTE.exec(path)?.[1];
-  return id === undefined ? undefined : decodeURIComponent(id);
+  try {
+    return id === undefined ? undefined : decodeURIComponent(id);
+  } catch {
+    // Malformed escapes: no provider has such an id.
+    return id;
+  }
 }
 
 /**
