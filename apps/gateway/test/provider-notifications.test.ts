@@ -118,10 +118,10 @@ async function withheld<T>(act: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Adyen's notification of the charge's pending modification of `kind`, signed by the fake and delivered. */
-async function tell(chargeId: string, kind: string, eventCode: string, success: boolean) {
+/** Adyen's notification about the charge's latest modification of `kind` in `status`, signed by the fake and delivered. */
+async function tell(chargeId: string, kind: string, eventCode: string, success: boolean, status = 'PENDING') {
   const row = await db().charge.findUniqueOrThrow({ where: { id: chargeId } });
-  const modification = (await modificationsOf(chargeId)).find((m) => m.kind === kind && m.status === 'PENDING');
+  const modification = (await modificationsOf(chargeId)).findLast((m) => m.kind === kind && m.status === status);
   const draft = {
     eventCode,
     success,
@@ -264,6 +264,19 @@ describe('an adyen provider: modifications answered "received"', () => {
     expect(notification.modificationId).toBe(modification!.id);
   });
 
+  it('gives a refund back when Adyen reports it failed after confirming it', async () => {
+    const chargeId = await charge(adyenId, true);
+    await settled(chargeId);
+    expect((await a.api.delete(`/charge/${chargeId}?amount=2.5`)).body).toMatchObject({ status: 'PARTIAL_REFUND', refundedAmount: 2.5 });
+    await settled(chargeId);
+    expect(await tell(chargeId, 'refund', 'REFUND_FAILED', true, 'CONFIRMED')).toEqual({ status: 200, body: '[accepted]' });
+    expect((await modificationsOf(chargeId)).map((m) => [m.kind, m.status])).toEqual([
+      ['capture', 'CONFIRMED'],
+      ['refund', 'FAILED'],
+    ]);
+    expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'SUCCESS', refundedAmount: 0, refunds: [] });
+  });
+
   it('lists a modification still waiting past the timeout for staff', async () => {
     const chargeId = await charge(adyenId, false);
     await withheld(() => a.api.post(`/charge/${chargeId}/capture`, {}));
@@ -375,6 +388,24 @@ describe('a stripe provider', () => {
     const again = await stripe.sendEvent(url, event, STRIPE_WEBHOOK_SECRET, { timestamp });
     expect(again.status).toBe(200);
     expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'SUCCESS', refundedAmount: 0 });
+  });
+
+  it('gives back a refund Stripe answered succeeded and failed later', async () => {
+    const chargeId = await charge(stripeId, true, 20, STRIPE_CARD);
+    expect((await a.api.delete(`/charge/${chargeId}?amount=8`)).body).toMatchObject({ status: 'PARTIAL_REFUND', refundedAmount: 8 });
+    // Done when answered: nothing waits.
+    expect(await modificationsOf(chargeId)).toEqual([]);
+    const refundId = (await db().refund.findFirstOrThrow({ where: { chargeId } })).providerRefundId!;
+    // Stripe can fail a refund after it succeeded; the fake fails only pending ones, so the event says it.
+    const event = stripe.event('refund.updated', refundId) as { data: { object: Record<string, unknown> } };
+    event.data.object.status = 'failed';
+    const timestamp = Math.floor(bed.clock.now().getTime() / 1000);
+    expect(await stripe.sendEvent(notificationUrl(stripeId), event, STRIPE_WEBHOOK_SECRET, { timestamp })).toEqual({
+      status: 200,
+      body: '{"received":true}',
+    });
+    expect(await modificationsOf(chargeId)).toEqual([expect.objectContaining({ kind: 'refund', status: 'FAILED', amount: 800n })]);
+    expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'SUCCESS', refundedAmount: 0, refunds: [] });
   });
 });
 

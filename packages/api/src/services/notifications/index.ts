@@ -102,6 +102,32 @@ export function createNotificationService({ db, clock, logger, config }: Depende
     );
   }
 
+  /**
+   * The modification a notification settles: a pending one; for a failure, also one confirmed
+   * before (Adyen may send REFUND_FAILED after REFUND, Stripe fail a refund it called succeeded), or
+   * a refund the provider answered done at once, kept now so that it can fail like the others.
+   */
+  async function modificationFor(
+    tx: Prisma.TransactionClient,
+    providerId: string,
+    providerReference: string,
+    notification: ProviderNotification,
+  ): Promise<ProviderModification | null> {
+    const status = notification.success ? ['PENDING' as const] : ['PENDING' as const, 'CONFIRMED' as const];
+    const kept = await tx.providerModification.findFirst({
+      where: { providerId, providerReference, kind: notification.event, status: { in: status } },
+    });
+    if (kept || notification.success || notification.event !== 'refund') return kept;
+    const refund = await tx.refund.findFirst({
+      where: { providerRefundId: providerReference, status: 'SUCCEEDED', charge: { providerId } },
+    });
+    if (!refund) return null;
+    const { id: refundId, chargeId, amount } = refund;
+    return tx.providerModification.create({
+      data: { id: newId(), providerId, chargeId, kind: 'refund', refundId, amount, providerReference },
+    });
+  }
+
   /** Keeps one verified notification (unless it came before) and settles the modification it names. */
   async function take(provider: Provider, notification: ProviderNotification) {
     const { providerReference } = notification;
@@ -118,9 +144,7 @@ export function createNotificationService({ db, clock, logger, config }: Depende
         return;
       }
       if (!providerReference || !SETTLED_EVENTS.has(notification.event)) return;
-      const modification = await tx.providerModification.findFirst({
-        where: { providerId: provider.id, providerReference, kind: notification.event, status: 'PENDING' },
-      });
+      const modification = await modificationFor(tx, provider.id, providerReference, notification);
       if (!modification) return;
       await settle(tx, modification, {
         success: notification.success,
