@@ -65,3 +65,15 @@ test('a Stripe provider added in the dashboard against the fake Stripe: credenti
   await page.goto(`/charges/${String(charge.chargeId)}`);
   await expect(page.getByText(`${name} renamed`).first()).toBeVisible();
 });
+
+test('the provider form fits a 375 px phone, for each type', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/providers/new');
+  for (const type of ['dummy', 'stripe', 'adyen']) {
+    await page.getByLabel('Type').selectOption(type);
+    await expect(page.getByRole('group', { name: 'Credentials' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), type).toBeLessThanOrEqual(375);
+  }
+  await expect(page.getByLabel('HmacKey')).toHaveAttribute('type', 'password');
+  await screenshot(page, 'providers-new-375');
+});
