@@ -282,7 +282,7 @@ describe('least-cost routing and fail-over across dummy, stripe and adyen provid
 
   it('moves on from a timed-out adyen and a rate-limited stripe, each reversed, to the simulated acquirer: one payment in all', async () => {
     const { a, adyenId, stripeId, dummyId } = await mixedAccount();
-    fakes.of('adyen').hangNextPayment();
+    fakes.of('adyen').hangNext('payment');
     // Stripe keeps no answer for a rate-limited call: the reversal's replay makes the payment, then cancels it.
     fakes.stripe.failNext(
       { method: 'POST', path: '/v1/payment_intents' },
