@@ -227,7 +227,7 @@ describe.each<RealType>(['stripe', 'adyen'])('a %s provider', (type) => {
       await a.api.post('/payment_method/card', { providerId, paymentInformation: real.card(), createNetworkToken: true }),
       ...(type === 'adyen'
         ? [await a.api.post('/payment_method/provider_single_use_token', { providerId, providerToken: 'tok_visa' })]
-        : []),
+        : [await a.api.post('/payment_method/card', { providerId, paymentInformation: real.card(), verify: true })]),
     ];
     for (const refused of refusals) {
       expect(refused.status, JSON.stringify(refused.body)).toBe(400);
