@@ -227,7 +227,7 @@ describe.each<RealType>(['stripe', 'adyen'])('a %s provider', (type) => {
       await a.api.post('/payment_method/card', { providerId, paymentInformation: real.card(), createNetworkToken: true }),
       ...(type === 'adyen'
         ? [await a.api.post('/payment_method/provider_single_use_token', { providerId, providerToken: 'tok_visa' })]
-        : []),
+        : [await a.api.post('/payment_method/card', { providerId, paymentInformation: real.card(), verify: true })]),
     ];
     for (const refused of refusals) {
       expect(refused.status, JSON.stringify(refused.body)).toBe(400);
@@ -282,7 +282,7 @@ describe('least-cost routing and fail-over across dummy, stripe and adyen provid
 
   it('moves on from a timed-out adyen and a rate-limited stripe, each reversed, to the simulated acquirer: one payment in all', async () => {
     const { a, adyenId, stripeId, dummyId } = await mixedAccount();
-    fakes.of('adyen').hangNextPayment();
+    fakes.of('adyen').hangNext('payment');
     // Stripe keeps no answer for a rate-limited call: the reversal's replay makes the payment, then cancels it.
     fakes.stripe.failNext(
       { method: 'POST', path: '/v1/payment_intents' },

@@ -74,7 +74,7 @@ async function killable(type: RealType) {
 describe.skipIf(!inject('databaseServerUrl')).each<RealType>(['stripe', 'adyen'])('a gateway killed mid-charge at %s', (type) => {
   it('leaves a payment the next gateway reverses: none is left at the provider', async () => {
     const { real, db, providerId, api, killAtProvider, takeOver } = await killable(type);
-    const hanging = real.hangNextPayment();
+    const hanging = real.hangNext('payment');
     const charging = api
       .post('/charge/card', { amount: 12.5, currency: 'EUR', providerId, reference: 'killed', paymentInformation: real.card() })
       .catch(() => undefined);
@@ -98,7 +98,7 @@ describe.skipIf(!inject('databaseServerUrl')).each<RealType>(['stripe', 'adyen']
     const { real, db, providerId, api, killAtProvider, takeOver } = await killable(type);
     const method = await api.post('/payment_method/card', { providerId, paymentInformation: real.card() });
     expect(method.status, JSON.stringify(method.body)).toBe(201);
-    const hanging = real.hangNextPayment();
+    const hanging = real.hangNext('payment');
     // Due at once: the gateway's worker bills it, and waits for the provider.
     const subscribed = await api.post('/subscription/payment_method', {
       paymentMethodId: method.body.paymentMethodId,

@@ -17,6 +17,20 @@ import {
 
 export type RealType = 'stripe' | 'adyen';
 
+/** The provider calls a test can make hang. */
+export type ProviderCall = 'payment' | 'capture' | 'refund';
+
+const STRIPE_CALLS: Record<ProviderCall, RegExp> = {
+  payment: /^\/v1\/payment_intents$/,
+  capture: /^\/v1\/payment_intents\/[^/]+\/capture$/,
+  refund: /^\/v1\/refunds$/,
+};
+const ADYEN_CALLS: Record<ProviderCall, string> = {
+  payment: '/payments',
+  capture: '/payments/{paymentPspReference}/captures',
+  refund: '/payments/{paymentPspReference}/refunds',
+};
+
 const STRIPE_KEY = 'sk_test_51FakeGatewayRealProviders0001';
 const ADYEN_CREDENTIALS = {
   ApiKey: 'AQEfake-api-key-real-providers-0001',
@@ -43,8 +57,8 @@ export interface RealProvider {
   provider(fields?: Record<string, unknown>): Record<string, unknown>;
   /** The same provider as the services create it (createAccount, seedAccount). */
   newProvider(fields?: Partial<NewProvider>): NewProvider;
-  /** The next payment is made at the fake, and its answer never comes: tells whether that request has come. */
-  hangNextPayment(): () => boolean;
+  /** The next call of this kind is made at the fake, and its answer never comes: tells whether that request has come. */
+  hangNext(call: ProviderCall): () => boolean;
   /** paymentInformation of a card the fake approves, or declines with `outcome`. */
   card(outcome?: 'approve' | 'insufficient_funds' | 'three_d_secure'): Record<string, string>;
   /** The payments of a charge the fake holds money for (authorised and not cancelled, nor refunded in full). */
@@ -110,10 +124,10 @@ function stripeProvider(stripe: FakeStripe): RealProvider {
       ...fields,
     }),
     newProvider: (fields = {}) => ({ type: 'stripe', name: 'Stripe', currency: 'EUR', credentials: { SecretKey: STRIPE_KEY }, ...fields }),
-    hangNextPayment: () => {
-      const hanging = () => stripe.requests.filter((r) => r.path === '/v1/payment_intents' && r.status === 0).length;
+    hangNext: (call) => {
+      const hanging = () => stripe.requests.filter((r) => STRIPE_CALLS[call].test(r.path) && r.status === 0).length;
       const before = hanging();
-      stripe.hangNext({ method: 'POST', path: '/v1/payment_intents' }, { process: true });
+      stripe.hangNext({ method: 'POST', path: STRIPE_CALLS[call] }, { process: true });
       return () => hanging() > before;
     },
     card: (outcome = 'approve') => ({ cardNumber: NUMBERS[outcome], expiryDate: '12/30', ccv: '123', cardholder: 'Test Payer' }),
@@ -156,10 +170,10 @@ function adyenProvider(adyen: FakeAdyen): RealProvider {
     type: 'adyen',
     provider: (fields = {}) => ({ type: 'adyen', name: 'Adyen', currency: 'EUR', authenticationParameters: ADYEN_CREDENTIALS, ...fields }),
     newProvider: (fields = {}) => ({ type: 'adyen', name: 'Adyen', currency: 'EUR', credentials: ADYEN_CREDENTIALS, ...fields }),
-    hangNextPayment: () => {
-      const hanging = () => adyen.requests.filter((r) => r.path === '/payments' && r.status === undefined).length;
+    hangNext: (call) => {
+      const hanging = () => adyen.requests.filter((r) => (r.operation ?? r.path) === ADYEN_CALLS[call] && r.status === undefined).length;
       const before = hanging();
-      adyen.injectFault({ kind: 'hang', processed: true }, { method: 'POST', path: '/payments' });
+      adyen.injectFault({ kind: 'hang', processed: true }, { method: 'POST', path: ADYEN_CALLS[call] });
       return () => hanging() > before;
     },
     card: (outcome = 'approve') =>
