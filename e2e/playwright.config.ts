@@ -17,6 +17,8 @@ const databaseUrl = process.env.E2E_DATABASE_URL ?? (serverUrl ? createDatabase(
 const gatewayUrl = `http://127.0.0.1:${process.env.E2E_GATEWAY_PORT ?? 3199}`;
 const dashboardUrl = `http://127.0.0.1:${process.env.E2E_DASHBOARD_PORT ?? 3198}`;
 const metricsUrl = `http://127.0.0.1:${process.env.E2E_METRICS_PORT ?? 3196}/metrics`;
+// The fake Stripe (packages/provider-fakes), where the gateway sends stripe providers' calls.
+const fakeStripeUrl = `http://127.0.0.1:${process.env.E2E_FAKE_STRIPE_PORT ?? 3195}`;
 Object.assign(process.env, {
   E2E_DATA_DIR: dataDir,
   E2E_SERVER_URL: serverUrl,
@@ -24,6 +26,7 @@ Object.assign(process.env, {
   E2E_GATEWAY_URL: gatewayUrl,
   E2E_DASHBOARD_URL: dashboardUrl,
   E2E_METRICS_URL: metricsUrl,
+  E2E_FAKE_STRIPE_URL: fakeStripeUrl,
 });
 
 const chromium = {
@@ -77,6 +80,14 @@ export default defineConfig({
   ],
   webServer: [
     {
+      // Test code, run from the gateway's folder, which has tsx.
+      command: `node --import tsx ../../packages/provider-fakes/src/stripe/cli.ts --port ${new URL(fakeStripeUrl).port}`,
+      cwd: '../apps/gateway',
+      url: `${fakeStripeUrl}/_fake/state`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
       command: 'node --enable-source-maps ../apps/gateway/dist/main.js',
       url: `${gatewayUrl}/health`,
       reuseExistingServer: false,
@@ -88,6 +99,7 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         GATEWAY_DASHBOARD_URL: dashboardUrl,
         GATEWAY_METRICS_PORT: new URL(metricsUrl).port,
+        GATEWAY_PROVIDER_ENDPOINTS: `stripe=${fakeStripeUrl}`,
       },
     },
     {

@@ -14,6 +14,8 @@ export const demo = JSON.parse(readFileSync(join(process.env.E2E_DATA_DIR ?? '',
 export const gatewayUrl = process.env.E2E_GATEWAY_URL ?? '';
 export const dashboardUrl = process.env.E2E_DASHBOARD_URL ?? '';
 export const metricsUrl = process.env.E2E_METRICS_URL ?? '';
+/** The fake Stripe the gateway's stripe providers talk to (GATEWAY_PROVIDER_ENDPOINTS). */
+export const fakeStripeUrl = process.env.E2E_FAKE_STRIPE_URL ?? '';
 
 export const CARDS = { approved: '4242424242424242', insufficientFunds: '4000000000009995', luhnInvalid: '4242424242424241' };
 

@@ -20,6 +20,36 @@ describe('GATEWAY_EXCHANGE_RATES', () => {
   });
 });
 
+describe('GATEWAY_PROVIDER_ENDPOINTS', () => {
+  it('is read per provider type, in any case, each URL without its trailing slash; none by default', () => {
+    expect(
+      readConfig({ GATEWAY_PROVIDER_ENDPOINTS: 'stripe=http://127.0.0.1:12111/, ADYEN=https://proxy.internal:8443/checkout/v71' })
+        .providerEndpoints,
+    ).toEqual({
+      stripe: 'http://127.0.0.1:12111',
+      adyen: 'https://proxy.internal:8443/checkout/v71',
+    });
+    expect(readConfig({}).providerEndpoints).toEqual({});
+  });
+
+  it('stops the start with a message naming the entry', () => {
+    const refused: Array<[string, RegExp]> = [
+      ['stripe', /"stripe" is not type=url/],
+      ['paypal=http://127.0.0.1:1', /names no provider type \(one of stripe, adyen\)/],
+      ['dummy=http://127.0.0.1:1', /names no provider type/],
+      ['stripe=http://a:1,stripe=http://b:2', /names stripe a second time/],
+      ['stripe=127.0.0.1:12111', /must be an http or https URL|has no valid URL/],
+      ['stripe=ftp://127.0.0.1', /must be an http or https URL/],
+      ['adyen=https://user:pw@proxy.internal', /no user, password, query or fragment/],
+      ['adyen=https://proxy.internal/?x=1', /no user, password, query or fragment/],
+      ['stripe=http://127.0.0.1:12111/v1', /must be an origin .*stripe takes no path/],
+    ];
+    for (const [value, message] of refused) {
+      expect(() => readConfig({ GATEWAY_PROVIDER_ENDPOINTS: value }), value).toThrow(message);
+    }
+  });
+});
+
 const POSTGRES = { DATABASE_URL: 'postgresql://gateway@db:5432/gateway' };
 
 describe('processes, pool budget and shutdown in the configuration', () => {

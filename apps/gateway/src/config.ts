@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseLimits, type Limits } from '@gateway/api';
 import { parseExchangeRates, parseKeyring, type ExchangeRates, type Keyring } from '@gateway/core';
+import { PROVIDER_TYPES } from '@gateway/providers';
 
 /** The gateway's configuration: the only module that reads process.env. */
 export interface GatewayConfig {
@@ -16,12 +17,16 @@ export interface GatewayConfig {
   dashboardUrl: string;
   /** External simulated acquirer; absent = one started inside the gateway process. */
   simulatorUrl: string | undefined;
+  /** Where calls of a provider type go instead of the provider's own endpoints (GATEWAY_PROVIDER_ENDPOINTS; docs/operations.md). */
+  providerEndpoints: Readonly<Record<string, string>>;
   /** Create the demo account on an empty database. */
   seedDemo: boolean;
   /** Vault master keys, current first (GATEWAY_MASTER_KEYS); absent = a key kept in `dataDir`. */
   masterKeys: Keyring | undefined;
   /** How long a vaulted CCV is kept when no payment uses it (docs/vault.md). */
   ccvRetentionSeconds: number;
+  /** How long a capture, void or refund may wait for its provider notification before staff see it listed (GATEWAY_NOTIFICATION_TIMEOUT_MINUTES). */
+  notificationTimeoutMinutes: number;
   /** Let webhooks reach loopback and private addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE=true; docs/webhooks.md). */
   webhookAllowPrivate: boolean;
   /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES=USD:AUD=1.5234,…; docs/operations.md). */
@@ -82,6 +87,42 @@ function limits(text: string): Limits {
   }
 }
 
+/**
+ * GATEWAY_PROVIDER_ENDPOINTS, `type=url,…` (e.g. `stripe=http://127.0.0.1:12111`): per provider
+ * type, a base URL its calls go to instead of the provider's own (a proxy, a local test server).
+ * Each type once, one the gateway has (not dummy: GATEWAY_SIMULATOR_URL is its), each URL http(s)
+ * with no user, query or fragment, and an origin alone for a type whose own endpoint is one.
+ */
+export function parseProviderEndpoints(text: string): Record<string, string> {
+  const endpoints: Record<string, string> = {};
+  const types = [...PROVIDER_TYPES.keys()].filter((type) => type !== 'dummy');
+  for (const entry of text
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const at = entry.indexOf('=');
+    const type = entry.slice(0, at).trim().toLowerCase();
+    const value = entry.slice(at + 1).trim();
+    const problem = (why: string) => new Error(`GATEWAY_PROVIDER_ENDPOINTS: "${entry}" ${why}`);
+    if (at < 1) throw problem('is not type=url');
+    if (!types.includes(type)) throw problem(`names no provider type (one of ${types.join(', ')})`);
+    if (endpoints[type]) throw problem(`names ${type} a second time`);
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      throw problem('has no valid URL');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw problem('must be an http or https URL');
+    if (url.username || url.password || url.search || url.hash) throw problem('must have no user, password, query or fragment');
+    // A type whose own endpoint is an origin (stripe: its library takes no path prefix) takes only an origin.
+    const own = new URL(PROVIDER_TYPES.get(type)!.endpoint('SANDBOX', {}));
+    if (own.pathname === '/' && url.pathname !== '/') throw problem(`must be an origin (scheme, host, port): ${type} takes no path`);
+    endpoints[type] = url.toString().replace(/\/+$/, '');
+  }
+  return endpoints;
+}
+
 function ccvRetention(value: string | undefined): number {
   const seconds = integer('GATEWAY_CCV_RETENTION_SECONDS', value, CCV_RETENTION.default);
   if (seconds < 1 || seconds > CCV_RETENTION.max) {
@@ -130,9 +171,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
       '',
     ),
     simulatorUrl: env.GATEWAY_SIMULATOR_URL || undefined,
+    providerEndpoints: parseProviderEndpoints(env.GATEWAY_PROVIDER_ENDPOINTS ?? ''),
     seedDemo: env.GATEWAY_SEED_DEMO !== 'false',
     masterKeys: env.GATEWAY_MASTER_KEYS ? masterKeys(env.GATEWAY_MASTER_KEYS) : undefined,
     ccvRetentionSeconds: ccvRetention(env.GATEWAY_CCV_RETENTION_SECONDS),
+    notificationTimeoutMinutes: integer('GATEWAY_NOTIFICATION_TIMEOUT_MINUTES', env.GATEWAY_NOTIFICATION_TIMEOUT_MINUTES, 60, 1),
     webhookAllowPrivate: env.GATEWAY_WEBHOOK_ALLOW_PRIVATE === 'true',
     exchangeRates: exchangeRates(env.GATEWAY_EXCHANGE_RATES ?? ''),
     metrics: { port: integer('GATEWAY_METRICS_PORT', env.GATEWAY_METRICS_PORT, 9464), host: env.GATEWAY_METRICS_HOST || '127.0.0.1' },

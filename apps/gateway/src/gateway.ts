@@ -24,12 +24,16 @@ export interface GatewayOptions {
   /** Where the dashboard (and the hosted payment pages) are served; default http://127.0.0.1:3001. */
   dashboardUrl?: string;
   simulatorUrl?: string;
+  /** Where calls of a provider type go instead of the provider's own endpoints (GATEWAY_PROVIDER_ENDPOINTS). */
+  providerEndpoints?: Readonly<Record<string, string>>;
   seedDemo: boolean;
   logger: Logger;
   clock?: Clock;
   /** Vault master keys (config.ts, master-keys.ts), or how to load them once the database answers. */
   keyring: Keyring | (() => Keyring);
   ccvRetentionSeconds: number;
+  /** How long a modification may wait for its provider notification before staff see it (default 60). */
+  notificationTimeoutMinutes?: number;
   /** Let webhook deliveries reach loopback and private addresses (default false: refused). */
   webhookAllowPrivate?: boolean;
   /** How long a webhook delivery waits for an answer (default 10 s). */
@@ -136,8 +140,10 @@ function servicesOf(
     config: {
       errorDocsUrl: `${urls.publicUrl}/errorcodes`,
       simulatorUrl: urls.simulatorUrl,
+      providerEndpoints: options.providerEndpoints,
       keyring,
       ccvRetentionSeconds: options.ccvRetentionSeconds,
+      notificationTimeoutMinutes: options.notificationTimeoutMinutes,
       allowPrivateWebhooks: options.webhookAllowPrivate,
       webhookTimeoutMs: options.webhookTimeoutMs,
       limits: options.limits,

@@ -29,11 +29,13 @@ const options: GatewayOptions = {
   publicUrl: config.publicUrl,
   dashboardUrl: config.dashboardUrl,
   simulatorUrl: config.simulatorUrl,
+  providerEndpoints: config.providerEndpoints,
   seedDemo: config.seedDemo,
   logger,
   // Loaded once the database answers: a first start makes no key file for a database it cannot reach.
   keyring: () => loadKeyring(config, logger),
   ccvRetentionSeconds: config.ccvRetentionSeconds,
+  notificationTimeoutMinutes: config.notificationTimeoutMinutes,
   webhookAllowPrivate: config.webhookAllowPrivate,
   exchangeRates: config.exchangeRates,
   metrics: config.metrics,

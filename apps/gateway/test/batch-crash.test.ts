@@ -5,15 +5,19 @@ import { fileURLToPath } from 'node:url';
 import { newMasterKey } from '@gateway/core';
 import { openDatabase } from '@gateway/db';
 import { startSimulator, type Simulator } from '@gateway/providers';
-import { describe, expect, inject, it, onTestFinished } from 'vitest';
+import type { NewProvider } from '@gateway/api';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { seedAccount, startChildGateway, type ChildGateway } from '../bench/child-gateway';
 import { card, CHEAP_DOMESTIC, client, createTestDatabase, VISA } from './harness';
+import { startRealProviders, type RealProviders, type RealType } from './real-providers';
 
 /**
  * A gateway killed (SIGKILL) in the middle of a batch of 1,000 rows, then started again: every
  * row ends charged exactly once, by the acquirer's own record. The gateway runs as a child
  * process (src/main.ts through tsx); the simulated acquirer runs in this process, so it outlives
  * the gateway as a real one would, and keeps its ledger in a state file, read back at the end.
+ * The same with a stripe and an adyen provider (fewer rows), against the fake providers, which
+ * also run in this process.
  */
 const GATEWAY_DIR = fileURLToPath(new URL('..', import.meta.url));
 const MAIN_TS = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -24,12 +28,86 @@ const METHODS = 10;
 const minorOf = (n: number) => BigInt((1 + (n % 97)) * 100 + (n % 100));
 const amountOf = (n: number) => `${minorOf(n) / 100n}.${String(minorOf(n) % 100n).padStart(2, '0')}`;
 
+/** What differs between the acquirers a batch is killed at. */
+interface Acquirer {
+  rows: number;
+  currency: string;
+  provider: NewProvider;
+  paymentInformation: Record<string, string>;
+  env: Record<string, string>;
+  /** Checks the acquirer's own record: one payment per row, for the row's amount, under its charge's key. */
+  check(results: string[][]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The simulated acquirer, its ledger in a state file read back at the end. */
+async function simulated(dir: string): Promise<Acquirer> {
+  const stateFile = join(dir, 'acquirer.jsonl');
+  let simulator: Simulator = await startSimulator({ stateFile });
+  return {
+    rows: ROWS,
+    currency: 'AUD',
+    // A few milliseconds of acquirer latency, so that the kill finds provider calls in flight.
+    provider: { ...CHEAP_DOMESTIC, latency: { minMs: 2, maxMs: 10 } },
+    paymentInformation: card(VISA),
+    env: { GATEWAY_SIMULATOR_URL: simulator.url },
+    async check(results) {
+      // The acquirer's record, as its state file keeps it: one captured authorisation per row,
+      // for the row's amount, under the key of the row's charge (TransactionId).
+      await simulator.close();
+      simulator = await startSimulator({ stateFile });
+      const authorisations = simulator.ledger.authorisations().filter((auth) => auth.reference?.startsWith('crash-'));
+      const byReference = new Map(authorisations.map((auth) => [auth.reference, auth]));
+      expect(authorisations).toHaveLength(ROWS);
+      expect(byReference.size).toBe(ROWS);
+      results.forEach(([, , , reference, , transactionId], n) => {
+        expect(byReference.get(reference)).toMatchObject({ status: 'captured', amount: minorOf(n), idempotencyKey: `${transactionId}:1` });
+      });
+    },
+    close: () => simulator.close(),
+  };
+}
+
+let fakes: RealProviders;
+
+/** A fake stripe or adyen provider: it lives in this process, so its record outlives the gateway. */
+function real(type: RealType): Acquirer {
+  const provider = fakes.of(type);
+  return {
+    rows: 300,
+    currency: 'EUR',
+    provider: provider.newProvider(),
+    paymentInformation: provider.card(),
+    env: { GATEWAY_PROVIDER_ENDPOINTS: `${type}=${fakes.endpoints[type]}` },
+    async check(results) {
+      results.forEach(([, , , , , transactionId], n) => {
+        expect(provider.allPayments(String(transactionId)), `row ${n}`).toEqual([
+          expect.objectContaining({ attempt: `${transactionId}:1`, authorised: Number(minorOf(n)), captured: Number(minorOf(n)) }),
+        ]);
+      });
+      expect(provider.violations()).toEqual([]);
+    },
+    close: async () => undefined,
+  };
+}
+
+beforeAll(async () => {
+  fakes = await startRealProviders();
+});
+afterAll(() => fakes?.close());
+
+const acquirers: Array<[string, (dir: string) => Promise<Acquirer>]> = [
+  ['the simulated acquirer', simulated],
+  ['stripe', async () => real('stripe')],
+  ['adyen', async () => real('adyen')],
+];
+
 // Two processes must share the database: the embedded one cannot be shared.
-describe.skipIf(!inject('databaseServerUrl'))('a gateway killed mid-batch', () => {
+describe.skipIf(!inject('databaseServerUrl')).each(acquirers)('a gateway killed mid-batch at %s', (_name, acquirerOf) => {
   it('charges every row exactly once after a restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'batch-crash-'));
-    const stateFile = join(dir, 'acquirer.jsonl');
-    let simulator: Simulator = await startSimulator({ stateFile });
+    const acquirer = await acquirerOf(dir);
+    const { rows, currency } = acquirer;
     const database = (await createTestDatabase())!;
     const masterKeys = `crash:${newMasterKey()}`;
     const gateways: ChildGateway[] = [];
@@ -37,7 +115,7 @@ describe.skipIf(!inject('databaseServerUrl'))('a gateway killed mid-batch', () =
     onTestFinished(async () => {
       for (const gateway of gateways) await gateway.kill();
       await db.close();
-      await simulator.close();
+      await acquirer.close();
       await database.drop();
       rmSync(dir, { recursive: true, force: true });
     });
@@ -48,25 +126,24 @@ describe.skipIf(!inject('databaseServerUrl'))('a gateway killed mid-batch', () =
         cwd: GATEWAY_DIR,
         databaseUrl: database.url,
         masterKeys,
-        env: { GATEWAY_SIMULATOR_URL: simulator.url, GATEWAY_DATA_DIR: dir },
+        env: { ...acquirer.env, GATEWAY_DATA_DIR: dir },
       });
       gateways.push(gateway);
       return gateway;
     };
 
     let gateway = await startGateway();
-    // A few milliseconds of acquirer latency, so that the kill finds provider calls in flight.
-    const { secretKey, providerId } = await seedAccount(database.url, masterKeys, { ...CHEAP_DOMESTIC, latency: { minMs: 2, maxMs: 10 } });
+    const { secretKey, providerId } = await seedAccount(database.url, masterKeys, acquirer.provider);
     let api = client(gateway.url, secretKey);
     const methods: string[] = [];
     for (let n = 0; n < METHODS; n += 1) {
-      const { status, body } = await api.post('/payment_method/card', { providerId, paymentInformation: card(VISA) });
+      const { status, body } = await api.post('/payment_method/card', { providerId, paymentInformation: acquirer.paymentInformation });
       expect(status).toBe(201);
       methods.push(String(body.paymentMethodId));
     }
-    const lines = Array.from({ length: ROWS }, (_, n) => `${methods[n % METHODS]},${amountOf(n)},AUD,crash-${n}`);
+    const lines = Array.from({ length: rows }, (_, n) => `${methods[n % METHODS]},${amountOf(n)},${currency},crash-${n}`);
     const created = await api.post('/batch/transaction/payment_method', {
-      count: ROWS,
+      count: rows,
       description: 'crash',
       batch: ['PaymentMethodId,Amount,Currency,Reference', ...lines].join('\n'),
     });
@@ -93,7 +170,7 @@ describe.skipIf(!inject('databaseServerUrl'))('a gateway killed mid-batch', () =
     api = client(gateway.url, secretKey);
     await expect.poll(async () => (await status()).status, { timeout: 45_000, interval: 100 }).toBe('SUCCESS');
     const done = await api.get(`/batch/${batchId}`);
-    expect(done.body).toMatchObject({ count: ROWS, success: ROWS, failure: 0, progress: 1 });
+    expect(done.body).toMatchObject({ count: rows, success: rows, failure: 0, progress: 1 });
     const results = String(done.body.results)
       .split('\n')
       .slice(1)
@@ -103,17 +180,6 @@ describe.skipIf(!inject('databaseServerUrl'))('a gateway killed mid-batch', () =
       SELECT count(*)::int AS rerun FROM "Job" WHERE "queue" = 'batch.charge-rows' AND "attempts" > 1`;
     expect(rerun).toBeGreaterThan(0);
     await gateway.stop();
-
-    // The acquirer's record, as its state file keeps it: one captured authorisation per row,
-    // for the row's amount, under the key of the row's charge (TransactionId).
-    await simulator.close();
-    simulator = await startSimulator({ stateFile });
-    const authorisations = simulator.ledger.authorisations().filter((auth) => auth.reference?.startsWith('crash-'));
-    const byReference = new Map(authorisations.map((auth) => [auth.reference, auth]));
-    expect(authorisations).toHaveLength(ROWS);
-    expect(byReference.size).toBe(ROWS);
-    results.forEach(([, , , reference, , transactionId], n) => {
-      expect(byReference.get(reference)).toMatchObject({ status: 'captured', amount: minorOf(n), idempotencyKey: `${transactionId}:1` });
-    });
-  }, 120_000);
+    await acquirer.check(results);
+  }, 180_000);
 });

@@ -8,6 +8,7 @@ import { createCors } from './cors';
 import { errorCodesPage } from './error-codes-page';
 import type { TrustedProxies } from './client';
 import type { Metrics } from './metrics';
+import { createNotificationHandler, notificationProviderId } from './notification';
 import { createRestHandler, pathOf } from './rest';
 import { createTrpcHandler } from './trpc';
 
@@ -33,6 +34,7 @@ export function createRequestListener({ services, logger, metrics, publicUrl, tr
   const rest = createRestHandler(services, logger, trustedProxies);
   const cors = createCors();
   const trpc = createTrpcHandler(services, logger, trustedProxies);
+  const notification = createNotificationHandler(services);
   let openapi: string | undefined;
 
   async function route(req: IncomingMessage, res: ServerResponse, path: string) {
@@ -48,6 +50,8 @@ export function createRequestListener({ services, logger, metrics, publicUrl, tr
       return send(res, 200, 'text/html; charset=utf-8', errorCodesPage(ERRORS));
     }
     if (path.startsWith('/trpc/')) return trpc(req, res, path);
+    const providerId = req.method === 'POST' ? notificationProviderId(path) : undefined;
+    if (providerId !== undefined) return notification(req, res, path, providerId);
     if (cors(req, res, path)) return;
     return rest(req, res, path);
   }

@@ -87,3 +87,33 @@ export const versionOutput = z
   .meta({ id: 'Version' });
 
 export type VersionView = z.infer<typeof versionOutput>;
+
+export const providerTypesOutput = z
+  .object({
+    providerTypes: z.array(
+      z.object({
+        type: z.string().meta({ description: 'The `type` of POST /provider', example: 'stripe' }),
+        displayName: z.string(),
+        parameters: z
+          .array(
+            z.object({
+              name: z.string().meta({ description: 'Name in authenticationParameters (matched in any case)' }),
+              requiredIn: z
+                .array(z.enum(['SANDBOX', 'PRODUCTION']))
+                .meta({ description: 'The environments in which the parameter must be given (empty: optional)' }),
+              secret: z.boolean().meta({ description: 'A secret; every parameter is stored sealed and answered masked' }),
+              description: z.string(),
+            }),
+          )
+          .meta({ description: 'Its authenticationParameters' }),
+        currencies: z.array(z.string()).meta({ description: 'ISO 4217 codes of the currencies its providers take' }),
+        operations: z.array(z.string()).meta({
+          description:
+            'What its providers offer (authorise, sale, capture, partialCapture, void, refund, partialRefund, reverse, storeCard, describeStoredCard, updateStoredCard, deleteStoredCard, singleUseToken, multiUseToken, recurring, networkToken, bankAccountDebit, payTo, applePay, notifications); anything else answers FeatureUnavailable',
+        }),
+      }),
+    ),
+  })
+  .meta({ id: 'InfoProviderTypes' });
+
+export type ProviderTypesView = z.infer<typeof providerTypesOutput>;

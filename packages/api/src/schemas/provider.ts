@@ -31,7 +31,7 @@ const providerFields = {
   name: z.string().min(1).max(100),
   authenticationParameters: credentialsInput.optional().meta({
     description:
-      'Connector credentials and settings, stored encrypted and answered masked. dummy: MinMilliseconds, MaxMilliseconds (simulated latency, default 20–150), TimeoutMilliseconds (default 10000), SettlementDelayMilliseconds (debits, default 2000)',
+      "Connector credentials and settings, names in any case, stored encrypted and answered masked (GET /info/provider_types lists each type's). dummy: MinMilliseconds, MaxMilliseconds (simulated latency, default 20–150), TimeoutMilliseconds (default 10000), SettlementDelayMilliseconds (debits, default 2000). stripe: SecretKey (sk_test_… with SANDBOX, sk_live_… with PRODUCTION), WebhookSecret (optional). adyen: ApiKey, MerchantAccount, HmacKey, LiveUrlPrefix (PRODUCTION)",
   }),
   additionalParameters: parametersInput.optional(),
   providerCountry: countryInput.optional().meta({ description: 'Country of the acquirer: cards issued elsewhere are international' }),
@@ -52,8 +52,11 @@ export const newProviderInput = z.object({
     .string()
     .min(1)
     .max(50)
-    .meta({ description: 'Connector type; this gateway supports dummy (the simulated acquirer)', example: 'dummy' }),
-  environment: z.enum(['SANDBOX', 'PRODUCTION']).optional().meta({ description: 'Default SANDBOX' }),
+    .meta({ description: 'Connector type: dummy (the simulated acquirer), stripe or adyen (GET /info/provider_types)', example: 'stripe' }),
+  environment: z
+    .enum(['SANDBOX', 'PRODUCTION'])
+    .optional()
+    .meta({ description: "Default SANDBOX: the provider's test endpoint; PRODUCTION its live one" }),
   ...providerFields,
 });
 export type NewProviderInput = z.infer<typeof newProviderInput>;

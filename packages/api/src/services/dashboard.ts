@@ -2,6 +2,8 @@ import { toWireAmount } from '@gateway/core';
 import type { Account } from '@gateway/db';
 import type { Dependencies } from './deps';
 import { requireCurrency } from './money';
+import { connectorFor } from './providers/connectors';
+import { requireProvider } from './providers/selection';
 
 const DAY_MS = 86_400_000;
 /** Charge states in which the provider accepted the payment. */
@@ -28,7 +30,7 @@ function dayIn(timeZone: string, date: Date): string {
 }
 
 /** Read models of the dashboard that no REST operation answers. */
-export function createDashboardService({ db, clock }: Dependencies) {
+export function createDashboardService({ db, clock, config, logger }: Dependencies) {
   // The time zones PostgreSQL knows, read once (again after a failed read).
   let databaseTimeZones: Promise<Set<string>> | undefined;
   /**
@@ -108,5 +110,19 @@ export function createDashboardService({ db, clock }: Dependencies) {
     return providers.map((p) => ({ providerId: p.id, minMs: p.latencyMinMs, maxMs: p.latencyMaxMs, timeoutMs: p.timeoutMs }));
   }
 
-  return { providerDays, simulatedLatency };
+  /**
+   * The dashboard's "check credentials": one harmless authenticated call with the provider's stored
+   * credentials (Stripe reads the balance, Adyen lists payment methods). Answers the connector's text
+   * on failure, never the provider's.
+   */
+  async function checkCredentials(account: Account, providerId: string) {
+    const provider = await requireProvider(db, account.id, providerId, 404);
+    const result = await connectorFor(provider, config).checkCredentials();
+    logger.info({ providerId, ok: result.ok }, 'provider credentials checked');
+    return result.ok
+      ? { ok: true, message: 'The provider accepted the credentials.' }
+      : { ok: false, message: result.failure.gatewayMessage, gatewayCode: result.failure.gatewayCode };
+  }
+
+  return { providerDays, simulatedLatency, checkCredentials };
 }

@@ -12,6 +12,11 @@ export interface ServiceConfig {
   errorDocsUrl: string;
   /** Base URL of the simulated acquirer that `dummy` providers talk to. */
   simulatorUrl: string;
+  /**
+   * The operator's endpoints per provider type (GATEWAY_PROVIDER_ENDPOINTS: a proxy, a test server),
+   * in place of the provider's own; absent: the provider's own for the environment.
+   */
+  providerEndpoints?: Readonly<Record<string, string>>;
   /** Master keys that wrap the data keys of sealed values (vault, provider credentials). */
   keyring: Keyring;
   /** How long a vaulted CCV is kept when no payment uses it. */
@@ -26,6 +31,8 @@ export interface ServiceConfig {
   limits?: Limits;
   /** Rates that carry a provider's fixed fees into other currencies (GATEWAY_EXCHANGE_RATES; default none). */
   exchangeRates?: ExchangeRates;
+  /** How long a capture, void or refund may wait for its provider notification before staff see it listed (default 60). */
+  notificationTimeoutMinutes?: number;
 }
 
 export interface Dependencies {

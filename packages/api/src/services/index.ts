@@ -43,11 +43,13 @@ export function createServices(deps: Dependencies) {
     { name: 'abandoned charges', run: charges.sweepAbandoned },
     { name: 'idempotency keys', run: idempotency.sweep },
     { name: 'staff sessions', run: staff.sweep },
+    { name: 'provider notifications', run: charges.notifications.sweep },
   ]);
   return {
     config: deps.config,
     accounts: createAccountService(deps),
     charges,
+    notifications: charges.notifications,
     idempotency,
     providers: createProviderService(deps),
     info: createInfoService(deps),

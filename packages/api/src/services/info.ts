@@ -1,7 +1,8 @@
 import { COUNTRIES, CURRENCIES, notFound } from '@gateway/core';
 import type { Account, Provider } from '@gateway/db';
 import rootPackage from '../../../../package.json' with { type: 'json' };
-import type { InfoProvidersView, InfoProviderView, InfoView, VersionView } from '../schemas/info';
+import { PROVIDER_TYPES, type ProviderOperation } from '@gateway/providers';
+import type { InfoProvidersView, InfoProviderView, InfoView, ProviderTypesView, VersionView } from '../schemas/info';
 import type { ProviderView } from '../schemas/provider';
 import type { Dependencies } from './deps';
 import { requireCurrency } from './money';
@@ -38,6 +39,24 @@ const NO_OTHER_PROVIDERS: Omit<
   googlePayProviders: [],
   clickToPayEnabled: false,
   clickToPayOptions: null,
+};
+
+const ENVIRONMENTS = ['SANDBOX', 'PRODUCTION'] as const;
+
+/** Every provider type of the registry, as GET /info/provider_types answers it. */
+const PROVIDER_TYPES_VIEW: ProviderTypesView = {
+  providerTypes: [...PROVIDER_TYPES.values()].map((type) => ({
+    type: type.type,
+    displayName: type.displayName,
+    parameters: type.parameters.map((p) => ({
+      name: p.name,
+      requiredIn: ENVIRONMENTS.filter((environment) => p.required === true || p.required === environment),
+      secret: p.secret,
+      description: p.description,
+    })),
+    currencies: [...type.currencies],
+    operations: [...type.operations],
+  })),
 };
 
 function providerInfo(provider: Provider): InfoProviderView {
@@ -81,12 +100,11 @@ export function createInfoService({ db, clock }: Dependencies) {
 
     /** Which kinds of payment the account can take (in `currency`, through `cardProviderId`, when given). */
     async providers(account: Account, query: { currency?: string; cardProviderId?: string }): Promise<InfoProvidersView> {
-      // The simulated ('dummy') card provider also takes PayTo agreements, Apple Pay and network tokens.
       const providers = await db.provider.findMany({
         where: {
           accountId: account.id,
           dateRemoved: null,
-          type: { in: CARD_PROVIDER_TYPES },
+          type: { in: [...CARD_PROVIDER_TYPES] },
           ...(query.cardProviderId && { id: query.cardProviderId }),
         },
         select: { id: true, type: true, name: true },
@@ -95,14 +113,18 @@ export function createInfoService({ db, clock }: Dependencies) {
       // A provider takes every currency its type supports.
       const currency = query.currency && requireCurrency(query.currency);
       const found = currency ? providers.filter((p) => typeOfProvider(p).currencies.includes(currency.code)) : providers;
-      const any = found.length > 0;
+      // Only some types (the simulated acquirer) also take PayTo agreements, Apple Pay and network tokens.
+      const offering = (operation: ProviderOperation) => found.filter((p) => typeOfProvider(p).operations.has(operation));
+      const payTo = offering('payTo');
+      const applePay = offering('applePay');
+      const networkToken = offering('networkToken');
       return {
         ...NO_OTHER_PROVIDERS,
-        hasCardProviders: any,
-        hasPayToProviders: any,
-        payToProviders: found.map((p) => p.id),
-        hasApplePayProviders: any,
-        applePayProviders: found.map((p) => ({
+        hasCardProviders: found.length > 0,
+        hasPayToProviders: payTo.length > 0,
+        payToProviders: payTo.map((p) => p.id),
+        hasApplePayProviders: applePay.length > 0,
+        applePayProviders: applePay.map((p) => ({
           lineItemLabel: p.name,
           merchantIdentifier: null,
           domainName: null,
@@ -111,8 +133,8 @@ export function createInfoService({ db, clock }: Dependencies) {
           providerType: p.type,
           clientParameters: {},
         })),
-        hasNetworkTokenProviders: any,
-        networkTokenProviders: found.map((p) => ({ providerId: p.id, providerType: p.type, clientParameters: {} })),
+        hasNetworkTokenProviders: networkToken.length > 0,
+        networkTokenProviders: networkToken.map((p) => ({ providerId: p.id, providerType: p.type, clientParameters: {} })),
       };
     },
 
@@ -130,6 +152,11 @@ export function createInfoService({ db, clock }: Dependencies) {
     /** The account's oldest active card provider (else 404, 65). */
     async defaultFallbackProvider(account: Account): Promise<ProviderView> {
       return toProviderView(await defaultCardProvider(db, account.id, () => notFound('NoProviderFound', 'Card provider')));
+    },
+
+    /** The provider types the gateway can create (GET /info/provider_types): the same for everyone. */
+    providerTypes(): ProviderTypesView {
+      return PROVIDER_TYPES_VIEW;
     },
 
     version(): VersionView {

@@ -1,6 +1,8 @@
 import { router } from '../../trpc';
+import { checkProviderCredentials } from './check-credentials';
+import { providerNotifications } from './provider-notifications';
 import { simulatedLatency } from './simulated-latency';
 import { stats } from './stats';
 
 /** Read models of the dashboard (tRPC only). */
-export const dashboardRouter = router({ stats, simulatedLatency });
+export const dashboardRouter = router({ stats, simulatedLatency, providerNotifications, checkProviderCredentials });

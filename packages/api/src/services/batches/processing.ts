@@ -114,6 +114,8 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
       amount: formatAmount(row.amount, requireCurrency(row.currency)),
       currency: row.currency,
       reference: row.reference ?? undefined,
+      // Merchant-initiated on stored details: no payer present (Stripe off_session, Adyen ContAuth).
+      recurring: true,
     };
     try {
       await charges.createPaymentMethodCharge(account, input, { chargeId: row.chargeId, batchId: row.batchId });

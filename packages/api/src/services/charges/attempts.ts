@@ -3,11 +3,13 @@ import type { Charge, ChargeAttempt, Prisma } from '@gateway/db';
 import type { CardSummary, PaymentSource, ProviderFailure } from '@gateway/providers';
 import type { ChargeView } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
-import { connectorFor, providerError, REVERSAL_TIMEOUT_MS } from '../providers/connectors';
+import type { NotificationService } from '../notifications';
+import { connectorFor, providerError } from '../providers/connectors';
 import type { ProviderWithFees } from '../providers/selection';
 import { PROVIDER_OUTCOME_TX, type ChargeEvents } from './events';
 import { REVERSE_QUEUE } from './queues';
 import { failedAttemptRow, failedCharge } from './records';
+import { keeper, reverseAttempt } from './reversal';
 import { updateCharge } from './statements';
 import { toChargeView } from './view';
 
@@ -61,9 +63,13 @@ export function cardColumnsFromSummary(card: CardSummary) {
  */
 export type AttemptRunner = ReturnType<typeof createAttemptRunner>;
 
-export function createAttemptRunner({ db, clock, logger, config, jobs }: Dependencies, events: ChargeEvents) {
+export function createAttemptRunner(
+  { db, clock, logger, config, jobs }: Dependencies,
+  events: ChargeEvents,
+  { keepPending }: Pick<NotificationService, 'keepPending'>,
+) {
   async function reverse(route: ChargeRoute, idempotencyKey: string): Promise<boolean> {
-    const reversal = await connectorFor(route.provider, config, { timeoutMs: REVERSAL_TIMEOUT_MS }).reverse({ idempotencyKey });
+    const reversal = await reverseAttempt(db, config, route.provider, idempotencyKey);
     if (reversal.ok) return true;
     await jobs.enqueue(REVERSE_QUEUE, { providerId: route.provider.id, idempotencyKey }, { dedupeKey: `reverse:${idempotencyKey}` });
     logger.warn({ idempotencyKey, providerId: route.provider.id, gatewayCode: reversal.failure.gatewayCode }, 'reversal left to a job');
@@ -104,27 +110,35 @@ export function createAttemptRunner({ db, clock, logger, config, jobs }: Depende
         });
       }
       const idempotencyKey = `${charge.id}:${attempt}`;
-      const result = await connectorFor(provider, config).authorise({
+      const parameters = {
         idempotencyKey,
         amount: charge.amount,
         currency: currency.code,
         capture,
-        source: route.source,
         recurring: plan.recurring,
         reference: charge.reference ?? undefined,
         descriptor: charge.descriptor ?? undefined,
-      });
+      };
+      const result = await connectorFor(provider, config).authorise({ ...parameters, source: route.source, keep: keeper(db, parameters) });
 
       if (result.ok) {
-        const { providerChargeId, captured, card } = result.value;
+        const { providerChargeId, captured, card, capture: pendingCapture } = result.value;
         const data: Partial<Charge> = captured
           ? { status: 'SUCCESS', providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
           : { status: 'AUTHORISE', providerChargeId };
-        const updated = await events.changing(
-          charge,
-          (tx) => updateCharge(tx, charge, 'PROCESSING', card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data),
-          () => true,
-        );
+        const write = (tx: Prisma.TransactionClient) =>
+          updateCharge(tx, charge, 'PROCESSING', card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data);
+        // A sale whose capture the provider settles later (Adyen): kept with the charge, pending its notification.
+        const pending = captured && pendingCapture?.pending ? pendingCapture : undefined;
+        const updated = pending
+          ? await db.$transaction(async (tx) => {
+              const written = await write(tx);
+              await events.statusChanged(tx, charge);
+              const kept = { providerId: provider.id, chargeId: charge.id, kind: 'capture' as const, amount: charge.amount };
+              await keepPending(tx, { ...kept, providerReference: pending.providerReference });
+              return written;
+            }, PROVIDER_OUTCOME_TX)
+          : await events.changing(charge, write, () => true);
         logger.info({ chargeId: charge.id, providerId: provider.id, status: updated.status, attempt }, 'charge completed');
         // A new charge has no refunds yet and its attempts are in hand: only its customer is read.
         const customer = updated.customerId ? await db.customer.findUnique({ where: { id: updated.customerId } }) : null;

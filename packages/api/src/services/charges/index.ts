@@ -4,6 +4,7 @@ import { createAttemptRunner } from './attempts';
 import { createCardCharging } from './create';
 import { createDebitCharging } from './debits';
 import { createChargeEvents } from './events';
+import { createNotificationService } from '../notifications';
 import { createChargeLifecycle } from './lifecycle';
 import { createChargeRecovery } from './recovery';
 import { createChargeSearch } from './search';
@@ -17,15 +18,17 @@ export function createChargeService(
   webhooks: Pick<WebhookService, 'record' | 'listens'>,
 ) {
   const events = createChargeEvents(deps, webhooks);
-  const runAttempts = createAttemptRunner(deps, events);
+  const notifications = createNotificationService(deps, events);
+  const runAttempts = createAttemptRunner(deps, events, notifications);
   const debits = createDebitCharging(deps, events);
-  const lifecycle = createChargeLifecycle(deps, events);
+  const lifecycle = createChargeLifecycle(deps, events, notifications);
   const recovery = createChargeRecovery(deps, lifecycle, events);
   return {
     createCardCharge: createCardCharging(deps, runAttempts),
     ...createStoredCharging(deps, { ...stored, runAttempts, debits }),
     search: createChargeSearch(deps),
     ...lifecycle,
+    notifications,
     jobHandlers: { ...recovery.jobHandlers, ...debits.jobHandlers },
     sweepAbandoned: recovery.sweepAbandoned,
   };

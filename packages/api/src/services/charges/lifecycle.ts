@@ -2,6 +2,7 @@ import { ApiError, canTransition, newId, notFound } from '@gateway/core';
 import type { Account, Prisma } from '@gateway/db';
 import type { ProviderFailure } from '@gateway/providers';
 import type { Dependencies } from '../deps';
+import type { NotificationService, PendingModification } from '../notifications';
 import { requireAmount, requireCurrency } from '../money';
 import { connectorFor, providerError, unconfirmedError } from '../providers/connectors';
 import type { ChargeEvents, ListenedCharge } from './events';
@@ -23,7 +24,11 @@ type Operation = 'capture' | 'void';
 const QUEUES: Record<Operation, string> = { capture: CONFIRM_CAPTURE_QUEUE, void: CONFIRM_VOID_QUEUE };
 const jobKey = (operation: Operation | 'refund', id: string) => `confirm-${operation}:${id}`;
 
-export function createChargeLifecycle({ db, clock, logger, config, jobs }: Dependencies, events: ChargeEvents) {
+export function createChargeLifecycle(
+  { db, clock, logger, config, jobs }: Dependencies,
+  events: ChargeEvents,
+  { keepPending }: Pick<NotificationService, 'keepPending'>,
+) {
   async function load(account: Account, chargeId: string): Promise<ChargeRecord> {
     const charge = await db.charge.findFirst({ where: { id: chargeId, accountId: account.id }, include: chargeInclude });
     if (!charge) throw notFound('InvalidChargeId', 'Charge');
@@ -65,13 +70,44 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
     });
   }
 
-  /** Settles (with its event) or releases a capture/void lease once the provider has answered definitely. */
-  async function finish(charge: ListenedCharge, operation: Operation, data: Prisma.ChargeUpdateManyMutationInput) {
+  /**
+   * Settles (with its event) or releases a capture/void lease once the provider has answered
+   * definitely; a change the provider settles later is kept `pending` its notification.
+   */
+  async function finish(
+    charge: ListenedCharge,
+    operation: Operation,
+    data: Prisma.ChargeUpdateManyMutationInput,
+    pending?: PendingModification,
+  ) {
     await db.$transaction(async (tx) => {
       const { count } = await tx.charge.updateMany({ where: { id: charge.id, status: 'AUTHORISE', pendingOperation: operation }, data });
       if (count === 1 && data.status !== undefined) await events.statusChanged(tx, charge);
+      if (count === 1 && pending) await keepPending(tx, pending);
       await jobs.cancel(jobKey(operation, charge.id), { tx });
     });
+  }
+
+  /** The modification to keep when the provider answered "received" (Adyen). */
+  function pendingOf(
+    charge: ChargeRecord,
+    kind: PendingModification['kind'],
+    amount: bigint,
+    answer: { pending?: boolean; providerReference?: string },
+    refundId?: string,
+  ): PendingModification | undefined {
+    if (!answer.pending || !charge.providerId) return undefined;
+    return { providerId: charge.providerId, chargeId: charge.id, kind, amount, refundId, providerReference: answer.providerReference };
+  }
+
+  /**
+   * The provider idempotency key of a capture or void of the charge, the same for the request and
+   * its confirming job; a new one once the provider failed an earlier one by notification (else the
+   * provider would answer the failed one again).
+   */
+  async function operationKey(chargeId: string, operation: Operation): Promise<string> {
+    const failed = await db.providerModification.count({ where: { chargeId, kind: operation, status: 'FAILED' } });
+    return failed === 0 ? `${chargeId}:${operation}` : `${chargeId}:${operation}:${failed + 1}`;
   }
 
   /**
@@ -82,20 +118,22 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
     const charge = await db.charge.findUniqueOrThrow({ where: { id: chargeId }, include: chargeInclude });
     if (charge.pendingOperation !== operation) return;
     const { connector, providerChargeId } = providerOf(charge);
-    const idempotencyKey = `${chargeId}:${operation}`;
+    const idempotencyKey = await operationKey(chargeId, operation);
     const result =
       operation === 'capture'
-        ? await connector.capture({ providerChargeId, amount: amount ?? charge.amount, idempotencyKey })
+        ? await connector.capture({ providerChargeId, amount: amount ?? charge.amount, idempotencyKey, currency: charge.currency })
         : await connector.void({ providerChargeId, idempotencyKey });
     const released = { pendingOperation: null, pendingOperationAt: null };
     if (result.ok) {
       const now = clock.now();
+      const captured = amount ?? charge.amount;
       await finish(
         charge,
         operation,
         operation === 'capture'
-          ? { ...released, status: 'SUCCESS', capturedAmount: amount ?? charge.amount, successDate: now }
+          ? { ...released, status: 'SUCCESS', capturedAmount: captured, successDate: now }
           : { ...released, status: 'AUTHORISE_CANCELLED', voidDate: now },
+        pendingOf(charge, operation, operation === 'capture' ? captured : 0n, result.value),
       );
       logger.info({ chargeId, operation }, `charge ${operation === 'capture' ? 'captured' : 'voided'}`);
       return;
@@ -146,7 +184,12 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
   }
 
   /** Moves a pending refund to its final state (with its event); only the first of concurrent callers changes anything. */
-  async function finishRefund(refundId: string, charge: ListenedCharge, amount: bigint, outcome: { providerRefundId: string } | 'failed') {
+  async function finishRefund(
+    refundId: string,
+    charge: ListenedCharge,
+    amount: bigint,
+    outcome: { providerRefundId: string; pending?: PendingModification } | 'failed',
+  ) {
     const chargeId = charge.id;
     await db.$transaction(async (tx) => {
       const { count } = await tx.refund.updateMany({
@@ -163,6 +206,7 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
             "status" = (CASE WHEN "refundedAmount" + ${amount} >= "capturedAmount" THEN 'REFUND' ELSE 'PARTIAL_REFUND' END)::"ChargeStatus"
           WHERE "id" = ${chargeId}`;
         await events.statusChanged(tx, charge);
+        if (outcome !== 'failed' && outcome.pending) await keepPending(tx, outcome.pending);
       }
       await jobs.cancel(jobKey('refund', refundId), { tx });
     });
@@ -173,9 +217,17 @@ export function createChargeLifecycle({ db, clock, logger, config, jobs }: Depen
     const refund = await db.refund.findUniqueOrThrow({ where: { id: refundId }, include: { charge: { include: chargeInclude } } });
     if (refund.status !== 'PENDING') return;
     const { connector, providerChargeId } = providerOf(refund.charge);
-    const result = await connector.refund({ providerChargeId, amount: refund.amount, idempotencyKey: refundId });
+    const result = await connector.refund({
+      providerChargeId,
+      amount: refund.amount,
+      idempotencyKey: refundId,
+      currency: refund.charge.currency,
+    });
     if (result.ok) {
-      await finishRefund(refundId, refund.charge, refund.amount, { providerRefundId: result.value.providerRefundId });
+      await finishRefund(refundId, refund.charge, refund.amount, {
+        providerRefundId: result.value.providerRefundId,
+        pending: pendingOf(refund.charge, 'refund', refund.amount, result.value, refundId),
+      });
       logger.info({ chargeId: refund.chargeId, refundId, amount: String(refund.amount) }, 'charge refunded');
       return;
     }

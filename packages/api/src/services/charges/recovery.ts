@@ -1,9 +1,10 @@
 import type { JobHandler } from '@gateway/jobs';
 import type { Dependencies } from '../deps';
-import { connectorFor, REVERSAL_TIMEOUT_MS, UnconfirmedOutcome } from '../providers/connectors';
+import { UnconfirmedOutcome } from '../providers/connectors';
 import type { ChargeEvents } from './events';
 import type { createChargeLifecycle } from './lifecycle';
 import { CONFIRM_CAPTURE_QUEUE, CONFIRM_REFUND_QUEUE, CONFIRM_VOID_QUEUE, REVERSE_QUEUE } from './queues';
+import { reverseAttempt } from './reversal';
 
 /** A charge still PROCESSING after this long was abandoned by a process that died. */
 const STUCK_AFTER_MS = 2 * 60_000;
@@ -24,7 +25,7 @@ const text = (payload: unknown, name: string): string => {
 export function createChargeRecovery({ db, clock, logger, config }: Dependencies, lifecycle: Lifecycle, events: ChargeEvents) {
   async function reverse(providerId: string, idempotencyKey: string): Promise<boolean> {
     const provider = await db.provider.findUniqueOrThrow({ where: { id: providerId } });
-    const result = await connectorFor(provider, config, { timeoutMs: REVERSAL_TIMEOUT_MS }).reverse({ idempotencyKey });
+    const result = await reverseAttempt(db, config, provider, idempotencyKey);
     if (result.ok) return true;
     if (result.failure.retryable) return false;
     // The provider says there is nothing (more) to reverse.

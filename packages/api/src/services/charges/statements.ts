@@ -13,6 +13,7 @@ const CHARGE_DEFAULTS = {
   providerId: null,
   providerChargeId: null,
   attemptCount: 0,
+  attemptData: null,
   capturedAmount: 0n,
   refundedAmount: 0n,
   refundPendingAmount: 0n,

@@ -12,6 +12,7 @@ import type {
 } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
 import type { PaymentMethodService } from '../payment-methods';
+import { storedCardRef } from '../payment-methods/saving';
 import type { StoredPayTo } from '../payment-methods/view';
 import { chargeMoney, chargeRefusal, typeOfProvider } from '../providers/currencies';
 import { estimatedCost, requireProvider, type ProviderWithFees } from '../providers/selection';
@@ -72,7 +73,7 @@ export function createStoredCharging(
     return {
       provider,
       estimatedCost: cost(provider, method.cardIin, currency, amount),
-      source: { type: 'stored_card', providerToken: method.providerPaymentMethodId },
+      source: { type: 'stored_card', ...storedCardRef(method.providerPaymentMethodId, method.providerPaymentMethodData) },
       // A fallback's charge shows the card it took. Its customer is the method's, or none (saving.ts).
       chargeColumns: { paymentMethodId: method.id, ...cardColumnsOf(method) },
     };

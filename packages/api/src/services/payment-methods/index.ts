@@ -6,7 +6,7 @@ import { cardColumnsFromSummary } from '../charges/attempts';
 import type { Dependencies } from '../deps';
 import { connectorFor, providerError } from '../providers/connectors';
 import { openWebhook, type WebhookService } from '../webhooks';
-import { createSaving, type SavingDeps } from './saving';
+import { createSaving, storedCardRef, type SavingDeps } from './saving';
 import { paymentMethodInclude, toPaymentMethodView, type PaymentMethodRecord } from './view';
 
 export interface PaymentMethodSearch {
@@ -56,7 +56,9 @@ export function createPaymentMethodService(
   /** GatewayDelete: the provider forgets the card it keeps; one it no longer knows is fine. */
   async function forgetAtProvider(method: PaymentMethodRecord): Promise<void> {
     if (method.type !== 'CARD' || !method.provider || !method.providerPaymentMethodId) return;
-    const result = await connectorFor(method.provider, config).deleteStoredCard({ providerToken: method.providerPaymentMethodId });
+    const result = await connectorFor(method.provider, config).deleteStoredCard(
+      storedCardRef(method.providerPaymentMethodId, method.providerPaymentMethodData),
+    );
     if (!result.ok && result.failure.category !== 'not_found') throw providerError(result.failure, { action: 'deletion' });
   }
 
@@ -98,7 +100,7 @@ export function createPaymentMethodService(
       let card: ReturnType<typeof cardColumnsFromSummary> | undefined;
       if (expiry || cardholder !== undefined) {
         const updated = await connectorFor(method.provider, config).updateStoredCard({
-          providerToken: method.providerPaymentMethodId,
+          ...storedCardRef(method.providerPaymentMethodId, method.providerPaymentMethodData),
           expiryMonth: expiry?.month,
           expiryYear: expiry?.year,
           cardholder,

@@ -1,6 +1,6 @@
 import { ApiError, newId, notFound } from '@gateway/core';
 import type { Account, Prisma } from '@gateway/db';
-import type { ProviderConnector, ProviderFailure, StoreCardRequest, StoredCard } from '@gateway/providers';
+import type { ProviderConnector, ProviderFailure, StoreCardRequest, StoredCard, StoredCardRef } from '@gateway/providers';
 import type { NewPaymentMethod } from '../../schemas/payment-method';
 import { cardDetails, keyedCard } from '../cards';
 import { cardColumnsFromSummary } from '../charges/attempts';
@@ -27,6 +27,21 @@ type Columns = Omit<PaymentMethodRow, 'id' | 'accountId'>;
 export interface SavingDeps {
   vault: Pick<VaultService, 'sealCard' | 'readCard' | 'consumeCcv'>;
   tokens: Pick<TokenService, 'consume'>;
+}
+
+/**
+ * A saved card as its provider knows it: the provider's token, and the ids kept beside it in
+ * providerPaymentMethodData (a Stripe customer, an Adyen shopperReference; or what the merchant
+ * gave as providerTokenData with a token of its own).
+ */
+export function storedCardRef(providerToken: string, providerData: Prisma.JsonValue | null): StoredCardRef {
+  return providerData ? { providerToken, providerData: providerData as Record<string, string> } : { providerToken };
+}
+
+/** What a provider keeps beside a card, with what the merchant gave (the provider's ids win); null when nothing. */
+function keptData(stored: StoredCard, given?: Record<string, string>): Record<string, string> | undefined {
+  const data = { ...given, ...stored.providerData };
+  return Object.keys(data).length > 0 ? data : undefined;
 }
 
 /** Who reads the vault for a request made with the secret key, as the audit log records it. */
@@ -70,22 +85,26 @@ export function createSaving({ db, clock, logger, config }: Dependencies, { vaul
   }
 
   /** A zero-amount authorisation of the stored card, voided at once. */
-  async function verify(connector: ProviderConnector, provider: ProviderWithFees, id: string, providerToken: string) {
+  async function verify(connector: ProviderConnector, provider: ProviderWithFees, id: string, stored: StoredCardRef) {
     const result = await connector.authorise({
       idempotencyKey: `${id}:verify`,
       amount: 0n,
       currency: provider.currency,
       capture: false,
-      source: { type: 'stored_card', providerToken },
+      source: { type: 'stored_card', ...stored },
     });
     if (!result.ok) throw providerError(result.failure, { action: 'verification' });
-    const voided = await connector.void({ providerChargeId: result.value.providerChargeId, idempotencyKey: `${id}:verify-void` });
+    const voided = await connector.void({
+      providerChargeId: result.value.providerChargeId,
+      idempotencyKey: `${id}:verify-void`,
+    });
     if (!voided.ok) logger.warn({ paymentMethodId: id, gatewayCode: voided.failure.gatewayCode }, 'card verification not voided');
   }
 
   /**
    * The columns of a card payment method for a card the provider keeps, after the checks asked
    * for. A card this gateway stored there (`ours`) is deleted there again when a check fails.
+   * `given`: the merchant's providerTokenData, kept with what the provider keeps beside the card.
    */
   async function cardColumns(
     provider: ProviderWithFees,
@@ -93,11 +112,14 @@ export function createSaving({ db, clock, logger, config }: Dependencies, { vaul
     stored: StoredCard,
     ours: boolean,
     extras: CardExtras,
+    given?: Record<string, string>,
   ): Promise<Columns> {
     const connector = connectorFor(provider, config);
     const { providerToken } = stored;
+    const providerData = keptData(stored, given);
+    const ref: StoredCardRef = { providerToken, providerData };
     try {
-      if (extras.verify) await verify(connector, provider, id, providerToken);
+      if (extras.verify) await verify(connector, provider, id, ref);
       let networkToken: { networkTokenId: string; networkToken: StoredNetworkToken } | undefined;
       if (extras.createNetworkToken) {
         const created = await connector.createNetworkToken({ idempotencyKey: `${id}:network-token`, providerToken });
@@ -109,28 +131,36 @@ export function createSaving({ db, clock, logger, config }: Dependencies, { vaul
         type: 'CARD',
         providerId: provider.id,
         providerPaymentMethodId: providerToken,
+        providerPaymentMethodData: providerData,
         ...cardColumnsFromSummary(stored.card),
         ...networkToken,
       };
     } catch (error) {
-      if (ours) await connector.deleteStoredCard({ providerToken });
+      if (ours) await connector.deleteStoredCard(ref);
       throw error;
     }
   }
 
   /**
    * Stores a card (or the card behind a provider's single-use token) at the provider: every way of
-   * saving a card but the merchant's own provider token goes through here.
+   * saving a card but the merchant's own provider token goes through here. The payment method's id
+   * is the card owner's reference at the provider (Adyen's shopperReference).
    */
   async function storeCard(
     provider: ProviderWithFees,
     id: string,
     source: StoreCardRequest['source'],
     extras: CardExtras = {},
+    given?: Record<string, string>,
   ): Promise<Columns> {
-    const stored = await connectorFor(provider, config).storeCard({ idempotencyKey: `${id}:store`, source });
+    const stored = await connectorFor(provider, config).storeCard({
+      idempotencyKey: `${id}:store`,
+      source,
+      ownerReference: id,
+      currency: provider.currency,
+    });
     if (!stored.ok) throw source.type === 'card' ? providerError(stored.failure, { action: 'card storage' }) : tokenError(stored.failure);
-    return cardColumns(provider, id, stored.value, true, extras);
+    return cardColumns(provider, id, stored.value, true, extras, given);
   }
 
   async function columnsFor(account: Account, id: string, usedBy: string, source: NewPaymentMethod): Promise<Columns> {
@@ -174,17 +204,16 @@ export function createSaving({ db, clock, logger, config }: Dependencies, { vaul
       }
       case 'provider_token': {
         const provider = await requireProvider(db, account.id, source.providerId);
-        const described = await connectorFor(provider, config).describeStoredCard({ providerToken: source.providerToken });
+        const described = await connectorFor(provider, config).describeStoredCard(
+          storedCardRef(source.providerToken, source.providerTokenData ?? null),
+        );
         if (!described.ok) throw tokenError(described.failure);
-        return {
-          ...(await cardColumns(provider, id, described.value, false, source)),
-          providerPaymentMethodData: source.providerTokenData,
-        };
+        return cardColumns(provider, id, described.value, false, source, source.providerTokenData);
       }
       case 'single_use_token': {
         const provider = await requireProvider(db, account.id, source.providerId);
-        const columns = await storeCard(provider, id, { type: 'single_use_token', token: source.providerToken });
-        return { ...columns, providerPaymentMethodData: source.providerTokenData };
+        const token = { type: 'single_use_token' as const, token: source.providerToken };
+        return storeCard(provider, id, token, {}, source.providerTokenData);
       }
       case 'bank_account': {
         const provider = await requireProvider(db, account.id, source.providerId);

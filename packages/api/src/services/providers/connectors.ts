@@ -1,7 +1,10 @@
 import { ApiError, type ErrorName } from '@gateway/core';
 import type { Provider } from '@gateway/db';
-import { createSimulatedConnector, type FailureCategory, type ProviderConnector, type ProviderFailure } from '@gateway/providers';
+import type { FailureCategory, ProviderConnector, ProviderFailure, ProviderType } from '@gateway/providers';
 import type { ServiceConfig } from '../deps';
+import { storedParameters } from './credentials';
+import { typeOfProvider } from './currencies';
+import { environmentOf } from './provider-types';
 
 /**
  * How long a reversal may take. It is the call that keeps a payer from being charged twice after
@@ -9,19 +12,32 @@ import type { ServiceConfig } from '../deps';
  */
 export const REVERSAL_TIMEOUT_MS = 10_000;
 
+/**
+ * Where a provider's calls go: the simulated acquirer for `dummy`; else the operator's endpoint for
+ * the type (GATEWAY_PROVIDER_ENDPOINTS; an origin alone keeps the path of the type's own endpoint,
+ * Adyen's `/v71`), or the provider's own endpoint for the environment. Nothing a merchant sets but
+ * the environment (and Adyen's checked live prefix) chooses it.
+ */
+function baseUrlOf(type: ProviderType, provider: Provider, parameters: Readonly<Record<string, string>>, config: ServiceConfig): string {
+  if (type.type === 'dummy') return config.simulatorUrl;
+  const own = type.endpoint(environmentOf(provider), parameters);
+  const override = config.providerEndpoints?.[type.type];
+  if (!override) return own;
+  const url = new URL(override);
+  return url.pathname === '/' ? `${url.origin}${new URL(own).pathname.replace(/\/$/, '')}` : override.replace(/\/+$/, '');
+}
+
 /** The connector that talks to a provider row's acquirer (with another timeout for reversals). */
 export function connectorFor(provider: Provider, config: ServiceConfig, options: { timeoutMs?: number } = {}): ProviderConnector {
-  switch (provider.type) {
-    case 'dummy':
-      return createSimulatedConnector({
-        baseUrl: config.simulatorUrl,
-        timeoutMs: options.timeoutMs ?? provider.timeoutMs,
-        latency: { minMs: provider.latencyMinMs, maxMs: provider.latencyMaxMs },
-        settlementDelayMs: provider.settlementDelayMs,
-      });
-    default:
-      throw new ApiError('ProviderNotSupported', { message: `Provider type ${provider.type} is not supported` });
-  }
+  const type = typeOfProvider(provider);
+  const parameters = type.type === 'dummy' ? {} : storedParameters(provider, config.keyring);
+  return type.connector({
+    baseUrl: baseUrlOf(type, provider, parameters, config),
+    timeoutMs: options.timeoutMs ?? provider.timeoutMs,
+    environment: environmentOf(provider),
+    parameters,
+    simulation: { latency: { minMs: provider.latencyMinMs, maxMs: provider.latencyMaxMs }, settlementDelayMs: provider.settlementDelayMs },
+  });
 }
 
 const FAILURE_ERRORS: Record<FailureCategory, ErrorName> = {
@@ -56,7 +72,8 @@ const DECLINES: ReadonlySet<FailureCategory> = new Set([
 
 /**
  * A provider's failure as the API error the client receives (always 4xx: see docs/decisions.md).
- * `action` names what failed ("payment", "capture", "refund"…) in the message.
+ * `action` names what failed ("payment", "capture", "refund"…) in the message; `name` the error,
+ * but for an operation the provider does not offer or allow (always FeatureUnavailable).
  */
 export function providerError(
   failure: ProviderFailure,
@@ -68,7 +85,9 @@ export function providerError(
     : failure.retryable
       ? `The provider could not complete the ${action}: ${failure.gatewayMessage}`
       : `The provider refused the ${action}: ${failure.gatewayMessage}`;
-  return new ApiError(options.name ?? FAILURE_ERRORS[failure.category], {
+  // What a provider does not offer, or the account is not enabled for, is that whatever was asked.
+  const unavailable = failure.category === 'unsupported' || failure.category === 'not_permitted';
+  return new ApiError(unavailable ? 'FeatureUnavailable' : (options.name ?? FAILURE_ERRORS[failure.category]), {
     message,
     retryable: failure.retryable,
     gatewayCode: failure.gatewayCode,

@@ -1,14 +1,15 @@
-import { ApiError, formatAmount, MAX_MINOR_UNITS, newUuid, open, parseDecimal, seal, toMinorUnits, type Currency } from '@gateway/core';
+import { ApiError, formatAmount, MAX_MINOR_UNITS, newUuid, parseDecimal, seal, toMinorUnits, type Currency } from '@gateway/core';
 import type { Account, Prisma, ProviderFee } from '@gateway/db';
 import type { ProviderType } from '@gateway/providers';
 import { MASKED_PARAMETER, type NewProviderInput, type ProviderChanges, type ProviderView } from '../../schemas/provider';
 import { paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
-import { providerCredentialsAad, sealedColumns, sealedValue } from '../sealed-data';
+import { providerCredentialsAad, sealedColumns } from '../sealed-data';
+import { storedParameters } from './credentials';
 import { currencyRefusal, typeOfProvider } from './currencies';
 import { forgetProviders } from './provider-cache';
-import { dummySettings, supportedType, type ConnectorSettings } from './provider-types';
+import { checkedParameters, environmentOf, supportedType, type ConnectorSettings } from './provider-types';
 import { requireProvider, type ProviderWithFees } from './selection';
 import { toProviderView } from './view';
 
@@ -123,8 +124,7 @@ export function createProviderService({ db, clock, config }: Dependencies) {
    */
   function unmasked(provider: ProviderWithFees, parameters: Record<string, string>): Record<string, string> {
     if (!Object.values(parameters).includes(MASKED_PARAMETER)) return parameters;
-    const sealed = sealedValue(provider.credentialsKeyId, provider.credentialsKey, provider.credentials);
-    const stored = sealed ? (JSON.parse(open(sealed, providerCredentialsAad(provider.id), config.keyring)) as Record<string, string>) : {};
+    const stored = storedParameters(provider, config.keyring);
     return Object.fromEntries(
       Object.entries(parameters).flatMap(([name, value]) => {
         const kept = value === MASKED_PARAMETER ? stored[name] : value;
@@ -189,19 +189,20 @@ export function createProviderService({ db, clock, config }: Dependencies) {
   return {
     create,
 
-    /** POST /provider: the connector is configured by its authenticationParameters. */
+    /** POST /provider: the connector is configured by its authenticationParameters, checked against its type. */
     async add(account: Account, input: NewProviderInput): Promise<ProviderView> {
       const type = supportedType(input.type);
-      const parameters = input.authenticationParameters ?? {};
+      const environment = input.environment ?? 'SANDBOX';
+      const { credentials, settings } = checkedParameters(type, input.authenticationParameters ?? {}, environment);
       const provider = await create(account, {
-        type,
+        type: type.type,
         name: input.name,
-        environment: input.environment,
+        environment,
         currency: input.currency ?? account.defaultCurrency,
         country: input.providerCountry,
         fees: input.costData,
-        ...dummySettings(parameters),
-        credentials: parameters,
+        ...settings,
+        credentials,
         additionalParameters: input.additionalParameters,
         threeDsProviderId: input.threeDsProviderId,
       });
@@ -218,14 +219,16 @@ export function createProviderService({ db, clock, config }: Dependencies) {
       const from = requireCurrency(provider.currency);
       const currency = changes.currency ? ownCurrency(type, changes.currency) : from;
       const fees = changes.costData ?? (currency.code === from.code ? undefined : movedFees(provider.fees, from, currency));
-      const parameters = changes.authenticationParameters && unmasked(provider, changes.authenticationParameters);
+      const parameters =
+        changes.authenticationParameters &&
+        checkedParameters(type, unmasked(provider, changes.authenticationParameters), environmentOf(provider));
       const data: Prisma.ProviderUpdateManyMutationInput = {
         name: changes.name,
         country: changes.providerCountry,
         currency: currency.code,
         additionalParameters: changes.additionalParameters,
         threeDsProviderId: changes.threeDsProviderId,
-        ...(parameters && { ...settingColumns(dummySettings(parameters)), ...credentialColumns(providerId, parameters) }),
+        ...(parameters && { ...settingColumns(parameters.settings), ...credentialColumns(providerId, parameters.credentials) }),
       };
       // Fee amounts were checked against the currency read: the change applies only if it still is.
       return change(account, providerId, data, { fees: fees && feeRows(fees, currency, type), expected: { currency: from.code } });

@@ -1,7 +1,8 @@
 import { ApiError } from '@gateway/core';
+import { PROVIDER_TYPES, providerType, type Environment, type ProviderType } from '@gateway/providers';
 
-/** Connector types this gateway can create; all of them take card payments. */
-export const CARD_PROVIDER_TYPES = ['dummy'];
+/** Provider types this gateway can create (the registry of packages/providers); all of them take card payments. */
+export const CARD_PROVIDER_TYPES: readonly string[] = [...PROVIDER_TYPES.keys()];
 
 /** How a provider's connector behaves, from its authenticationParameters. */
 export interface ConnectorSettings {
@@ -21,14 +22,38 @@ const MAX_LATENCY: Setting = { name: 'MaxMilliseconds', min: 0, max: 60_000 };
 const TIMEOUT: Setting = { name: 'TimeoutMilliseconds', min: 100, max: 60_000 };
 const SETTLEMENT_DELAY: Setting = { name: 'SettlementDelayMilliseconds', min: 0, max: 86_400_000 };
 
-/** The type as stored ("dummy"), or 100 Provider Not Supported. */
-export function supportedType(type: string): string {
-  const known = CARD_PROVIDER_TYPES.find((t) => t === type.toLowerCase());
+/** The type of that name (any case), or 100 Provider Not Supported with the supported list. */
+export function supportedType(type: string): ProviderType {
+  const known = providerType(type);
   if (!known) {
     const supported = CARD_PROVIDER_TYPES.join(', ');
     throw new ApiError('ProviderNotSupported', { message: `Provider type ${type} is not supported (supported: ${supported})` });
   }
   return known;
+}
+
+/** A provider's parameters as stored, and the connector settings they give (the simulated acquirer's only). */
+export interface CheckedParameters {
+  credentials: Record<string, string>;
+  settings: Partial<ConnectorSettings>;
+}
+
+/**
+ * The authenticationParameters of a provider of `type` in `environment`, checked: the simulated
+ * acquirer's settings (dummySettings), or the type's own credentials under their canonical names.
+ * 90 (400) naming each missing or malformed parameter; the values are never repeated.
+ */
+export function checkedParameters(type: ProviderType, parameters: Record<string, string>, environment: Environment): CheckedParameters {
+  if (type.type === 'dummy') return { credentials: parameters, settings: dummySettings(parameters) };
+  const checked = type.checkParameters(parameters, environment);
+  if (!checked.ok) {
+    const names = Object.keys(checked.problems);
+    throw new ApiError('ValidationError', {
+      message: `Invalid authenticationParameters for a ${environment} ${type.type} provider: ${names.join(', ')}`,
+      details: Object.fromEntries(Object.entries(checked.problems).map(([name, problem]) => [`authenticationParameters.${name}`, problem])),
+    });
+  }
+  return { credentials: checked.parameters, settings: {} };
 }
 
 /**
@@ -61,4 +86,9 @@ export function dummySettings(parameters: Record<string, string>): ConnectorSett
     });
   }
   return { latency: { minMs, maxMs }, timeoutMs: read(TIMEOUT) ?? 10_000, settlementDelayMs: read(SETTLEMENT_DELAY) ?? 2_000 };
+}
+
+/** The environment a provider row was created for (its endpoint, and which credentials it takes). */
+export function environmentOf(provider: { environment: string }): Environment {
+  return provider.environment === 'PRODUCTION' ? 'PRODUCTION' : 'SANDBOX';
 }

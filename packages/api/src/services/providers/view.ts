@@ -1,6 +1,8 @@
 import { toWireAmount } from '@gateway/core';
 import { MASKED_PARAMETER, type ProviderView } from '../../schemas/provider';
 import { requireCurrency } from '../money';
+import { typeOfProvider } from './currencies';
+import { environmentOf } from './provider-types';
 import type { ProviderWithFees } from './selection';
 
 /** A provider as the API answers it: credentials masked, fees in minimal decimal form. */
@@ -10,7 +12,7 @@ export function toProviderView(provider: ProviderWithFees): ProviderView {
     providerId: provider.id,
     type: provider.type,
     name: provider.name,
-    environment: provider.environment === 'PRODUCTION' ? 'PRODUCTION' : 'SANDBOX',
+    environment: environmentOf(provider),
     authenticationParameters: Object.fromEntries(provider.credentialNames.map((name) => [name, MASKED_PARAMETER])),
     additionalParameters: provider.additionalParameters as Record<string, string>,
     providerCountry: provider.country,
@@ -26,7 +28,7 @@ export function toProviderView(provider: ProviderWithFees): ProviderView {
     fallbackProviderId: null,
     currency: currency.code,
     maxCapability: null,
-    hasPartialRefund: true,
+    hasPartialRefund: typeOfProvider(provider).operations.has('partialRefund'),
     fallbackProvider: null,
     hasThreeDsCapability: false,
   };

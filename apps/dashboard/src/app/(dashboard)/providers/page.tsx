@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import Link from 'next/link';
 import { ProviderList } from './provider-list';
 
 export const metadata: Metadata = { title: 'Providers' };
@@ -6,7 +7,12 @@ export const metadata: Metadata = { title: 'Providers' };
 export default function ProvidersPage() {
   return (
     <>
-      <h1>Providers</h1>
+      <div className="page-header">
+        <h1>Providers</h1>
+        <Link className="button" href="/providers/new">
+          Add a provider
+        </Link>
+      </div>
       <ProviderList />
     </>
   );

@@ -9,12 +9,18 @@ import { latencyText, useSimulatedLatency } from './latency';
 
 type Provider = Outputs['provider']['get'];
 
-/** The account's providers (GET /provider pages them; it has no filters), with fees and simulated latency. */
+/**
+ * The account's providers (GET /provider pages them; it has no filters), with fees, simulated
+ * latency, and how many of their captures, voids and refunds wait for a notification.
+ */
 export function ProviderList() {
   const trpc = useTRPC();
   const search = useSearch([]);
   const query = useQuery(trpc.provider.list.queryOptions(search.paging));
   const latency = useSimulatedLatency();
+  const waiting = new Map(
+    (useQuery(trpc.dashboard.providerNotifications.queryOptions({})).data?.pending ?? []).map((p) => [p.providerId, p.count]),
+  );
   return (
     <SearchView
       search={search}
@@ -29,6 +35,7 @@ export function ProviderList() {
         { header: 'Country', cell: (p: Provider) => p.providerCountry ?? '—' },
         { header: 'Fee rules', numeric: true, cell: (p: Provider) => p.costData.length },
         { header: 'Simulated latency', cell: (p: Provider) => latencyText(latency.get(p.providerId)) },
+        { header: 'Waiting for notifications', numeric: true, cell: (p: Provider) => waiting.get(p.providerId) ?? 0 },
       ]}
     />
   );

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+import { startRealProviders, type RealProviders, type RealType } from './real-providers';
+
+/**
+ * Answers lost between the gateway and a stripe or adyen provider (the provider acted, the
+ * gateway never heard), as unknown-outcomes.test.ts does with the simulated acquirer: the client
+ * is told not to repeat the call, the operation stays reserved, and the gateway confirms it in the
+ * background with the same idempotency key. The provider moves the money once.
+ */
+let fakes: RealProviders;
+let t: TestGateway;
+let offsetMs = 0;
+const clock = { now: () => new Date(Date.now() + offsetMs) };
+
+beforeAll(async () => {
+  fakes = await startRealProviders();
+  t = await startTestGateway({ clock, providerEndpoints: fakes.endpoints });
+});
+afterAll(async () => {
+  await t?.close();
+  await fakes?.close();
+});
+
+/** Lets the confirming jobs (due 2 minutes later) run. */
+async function runBackgroundWork() {
+  offsetMs += 3 * 60_000;
+  for (let round = 0; round < 10 && (await t.gateway.worker.runDue()) > 0; round += 1);
+}
+
+describe.each<RealType>(['stripe', 'adyen'])('a lost answer from %s', (type) => {
+  let a: TestAccount;
+  const real = () => fakes.of(type);
+
+  beforeAll(async () => {
+    // A short wait for answers: a lost one is found out quickly.
+    a = await createAccount(t, [real().newProvider({ timeoutMs: 1_000 })]);
+  });
+  afterAll(() => expect(real().violations()).toEqual([]));
+
+  async function charge(capture: boolean): Promise<string> {
+    const { status, body } = await a.api.post('/charge/card', {
+      amount: 10,
+      currency: 'EUR',
+      providerId: a.providerIds[0],
+      capture,
+      paymentInformation: real().card(),
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    return String(body.chargeId);
+  }
+
+  it('to a capture: the capture stays leased until the background job has confirmed it', async () => {
+    const id = await charge(false);
+    const hanging = real().hangNext('capture');
+    const lost = await a.api.post(`/charge/${id}/capture`, { amount: 7 });
+    expect(hanging()).toBe(true);
+    expect(lost.status).toBe(400);
+    expect(lost.body).toMatchObject({ isRetryable: false });
+    expect((await a.api.post(`/charge/${id}/capture`, {})).status).toBe(409);
+    await runBackgroundWork();
+    expect((await a.api.get(`/charge/${id}`)).body).toMatchObject({ status: 'SUCCESS', amount: 7 });
+    expect(real().payments(id)).toEqual([expect.objectContaining({ authorised: 1000, captured: 700 })]);
+  });
+
+  it('to a refund: the refund stays reserved, cannot be made twice, and is confirmed in the background', async () => {
+    const id = await charge(true);
+    const hanging = real().hangNext('refund');
+    const lost = await a.api.delete(`/charge/${id}?amount=6`);
+    expect(hanging()).toBe(true);
+    expect(lost.status).toBe(400);
+    expect(lost.body).toMatchObject({ isRetryable: false });
+    // The client repeats the refund anyway: only 4 of the 10 can still be refunded.
+    expect((await a.api.delete(`/charge/${id}?amount=6`)).body.code).toBe(76);
+    await runBackgroundWork();
+    expect((await a.api.get(`/charge/${id}`)).body).toMatchObject({ status: 'PARTIAL_REFUND', refundedAmount: 6 });
+    expect(real().payments(id)).toEqual([expect.objectContaining({ captured: 1000, refunded: 600 })]);
+  });
+});

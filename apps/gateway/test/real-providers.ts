@@ -1,0 +1,226 @@
+import type { NewProvider } from '@gateway/api';
+import {
+  ADYEN_TEST_CARDS,
+  ADYEN_TEST_EXPIRY,
+  startFakeAdyen,
+  startFakeStripe,
+  type FakeAdyen,
+  type FakeStripe,
+} from '@gateway/provider-fakes';
+
+/**
+ * The fake Stripe and Adyen the gateway tests charge through (packages/provider-fakes: held to the
+ * providers' published API descriptions), started in the test process, so that they outlive a
+ * gateway killed mid-call; and what a test needs of each: the provider to create over REST, cards,
+ * and what the fake holds for a charge.
+ */
+
+export type RealType = 'stripe' | 'adyen';
+
+/** The provider calls a test can make hang. */
+export type ProviderCall = 'payment' | 'capture' | 'refund';
+
+const STRIPE_CALLS: Record<ProviderCall, RegExp> = {
+  payment: /^\/v1\/payment_intents$/,
+  capture: /^\/v1\/payment_intents\/[^/]+\/capture$/,
+  refund: /^\/v1\/refunds$/,
+};
+const ADYEN_CALLS: Record<ProviderCall, string> = {
+  payment: '/payments',
+  capture: '/payments/{paymentPspReference}/captures',
+  refund: '/payments/{paymentPspReference}/refunds',
+};
+
+const STRIPE_KEY = 'sk_test_51FakeGatewayRealProviders0001';
+const ADYEN_CREDENTIALS = {
+  ApiKey: 'AQEfake-api-key-real-providers-0001',
+  MerchantAccount: 'GatewayTestECOM',
+  HmacKey: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
+};
+
+/** A payment the fake provider holds, in the provider's minor units. */
+export interface HeldPayment {
+  /** The attempt's idempotency key ("<chargeId>:<n>"). */
+  attempt: string;
+  authorised: number;
+  captured: number;
+  refunded: number;
+  cancelled: boolean;
+  /** Merchant-initiated on stored details. */
+  recurring: boolean;
+  cvcSent: boolean;
+}
+
+export interface RealProvider {
+  type: RealType;
+  /** The body of POST /provider. */
+  provider(fields?: Record<string, unknown>): Record<string, unknown>;
+  /** The same provider as the services create it (createAccount, seedAccount). */
+  newProvider(fields?: Partial<NewProvider>): NewProvider;
+  /** The next call of this kind is made at the fake, and its answer never comes: tells whether that request has come. */
+  hangNext(call: ProviderCall): () => boolean;
+  /** paymentInformation of a card the fake approves, or declines with `outcome`. */
+  card(outcome?: 'approve' | 'insufficient_funds' | 'three_d_secure'): Record<string, string>;
+  /** The payments of a charge the fake holds money for (authorised and not cancelled, nor refunded in full). */
+  payments(chargeId: string): HeldPayment[];
+  /** Every payment the fake made for a charge, whatever became of it. */
+  allPayments(chargeId: string): HeldPayment[];
+  /** Cards the fake keeps for later payments (ids). */
+  storedCards(): string[];
+  /** Requests and answers that broke the provider's description. */
+  violations(): readonly unknown[];
+  /** A reusable token a merchant brings: a Stripe.js payment method, an Adyen stored payment method id (with its data). */
+  broughtToken(): { providerToken: string; providerTokenData?: Record<string, string>; singleUse: boolean };
+  setRawCardsAllowed(allowed: boolean): void;
+}
+
+export interface RealProviders {
+  stripe: FakeStripe;
+  adyen: FakeAdyen;
+  /** GATEWAY_PROVIDER_ENDPOINTS pointing at the fakes. */
+  endpoints: Record<RealType, string>;
+  of(type: RealType): RealProvider;
+  close(): Promise<void>;
+}
+
+const expiry = (month: string, year: string) => `${month}/${year.slice(-2)}`;
+const belongsTo = (chargeId: string, attempt: unknown) => typeof attempt === 'string' && attempt.startsWith(`${chargeId}:`);
+const holdsMoney = (p: HeldPayment) => !p.cancelled && p.refunded < (p.captured || p.authorised);
+
+function stripeProvider(stripe: FakeStripe): RealProvider {
+  const NUMBERS = { approve: '4242424242424242', insufficient_funds: '4000000000009995', three_d_secure: '4000002760003184' };
+  const all = (chargeId: string): HeldPayment[] =>
+    stripe
+      .paymentIntents()
+      .filter((pi) => belongsTo(chargeId, (pi.metadata as Record<string, unknown> | undefined)?.attempt))
+      .filter((pi) => pi.status === 'succeeded' || pi.status === 'requires_capture' || pi.status === 'canceled')
+      .map((pi) => {
+        const created = stripe.requests.find(
+          (r) => r.method === 'POST' && r.path === '/v1/payment_intents' && (r.answer as Record<string, unknown> | undefined)?.id === pi.id,
+        );
+        const params = (created?.params ?? {}) as { off_session?: unknown; payment_method_options?: { card?: { cvc_token?: string } } };
+        // A CVC goes with the card details (a payment method made for this payment) or as a CVC token (a stored card).
+        const attempt = String((pi.metadata as Record<string, unknown>).attempt);
+        const method = stripe.requests.find((r) => r.path === '/v1/payment_methods' && r.idempotencyKey === `${attempt}:pm`);
+        const cardCvc = (method?.params as { card?: { cvc?: string } } | undefined)?.card?.cvc;
+        const refunds = stripe.refunds().filter((r) => r.payment_intent === pi.id && r.status !== 'failed' && r.status !== 'canceled');
+        return {
+          attempt,
+          authorised: Number(pi.amount),
+          captured: Number(pi.amount_received ?? 0),
+          refunded: refunds.reduce((sum, r) => sum + Number(r.amount), 0),
+          cancelled: pi.status === 'canceled',
+          recurring: params.off_session !== undefined && params.off_session !== false && params.off_session !== 'false',
+          cvcSent: Boolean(params.payment_method_options?.card?.cvc_token ?? cardCvc),
+        };
+      });
+  return {
+    type: 'stripe',
+    provider: (fields = {}) => ({
+      type: 'stripe',
+      name: 'Stripe',
+      currency: 'EUR',
+      authenticationParameters: { SecretKey: STRIPE_KEY },
+      ...fields,
+    }),
+    newProvider: (fields = {}) => ({ type: 'stripe', name: 'Stripe', currency: 'EUR', credentials: { SecretKey: STRIPE_KEY }, ...fields }),
+    hangNext: (call) => {
+      const hanging = () => stripe.requests.filter((r) => STRIPE_CALLS[call].test(r.path) && r.status === 0).length;
+      const before = hanging();
+      stripe.hangNext({ method: 'POST', path: STRIPE_CALLS[call] }, { process: true });
+      return () => hanging() > before;
+    },
+    card: (outcome = 'approve') => ({ cardNumber: NUMBERS[outcome], expiryDate: '12/30', ccv: '123', cardholder: 'Test Payer' }),
+    payments: (chargeId) => all(chargeId).filter(holdsMoney),
+    allPayments: all,
+    storedCards: () =>
+      stripe
+        .paymentMethods()
+        .filter((pm) => pm.customer)
+        .map((pm) => String(pm.id)),
+    violations: () => stripe.violations,
+    broughtToken: () => ({ providerToken: stripe.clientPaymentMethod(NUMBERS.approve), singleUse: true }),
+    setRawCardsAllowed: (allowed) => stripe.setRawCardsAllowed(allowed),
+  };
+}
+
+function adyenProvider(adyen: FakeAdyen): RealProvider {
+  const [visa] = ADYEN_TEST_CARDS;
+  const threeDs = ADYEN_TEST_CARDS.find((c) => c.threeDSecure);
+  const card = (number: string, cvc: string, cardholder = 'Test Payer') => ({
+    cardNumber: number,
+    expiryDate: expiry(ADYEN_TEST_EXPIRY.month, ADYEN_TEST_EXPIRY.year),
+    ccv: cvc,
+    cardholder,
+  });
+  const all = (chargeId: string): HeldPayment[] =>
+    adyen
+      .payments()
+      .filter((p) => belongsTo(chargeId, p.reference) && p.resultCode === 'Authorised')
+      .map((p) => ({
+        attempt: p.reference,
+        authorised: p.value,
+        captured: p.captured,
+        refunded: p.refunded,
+        cancelled: p.cancelled,
+        recurring: p.shopperInteraction === 'ContAuth',
+        cvcSent: p.cvcSent,
+      }));
+  return {
+    type: 'adyen',
+    provider: (fields = {}) => ({ type: 'adyen', name: 'Adyen', currency: 'EUR', authenticationParameters: ADYEN_CREDENTIALS, ...fields }),
+    newProvider: (fields = {}) => ({ type: 'adyen', name: 'Adyen', currency: 'EUR', credentials: ADYEN_CREDENTIALS, ...fields }),
+    hangNext: (call) => {
+      const hanging = () => adyen.requests.filter((r) => (r.operation ?? r.path) === ADYEN_CALLS[call] && r.status === undefined).length;
+      const before = hanging();
+      adyen.injectFault({ kind: 'hang', processed: true }, { method: 'POST', path: ADYEN_CALLS[call] });
+      return () => hanging() > before;
+    },
+    card: (outcome = 'approve') =>
+      outcome === 'approve'
+        ? card(visa!.number, visa!.cvc)
+        : outcome === 'three_d_secure'
+          ? card(threeDs!.number, threeDs!.cvc)
+          : card(visa!.number, visa!.cvc, 'NOT_ENOUGH_BALANCE'),
+    payments: (chargeId) => all(chargeId).filter(holdsMoney),
+    allPayments: all,
+    storedCards: () =>
+      adyen
+        .storedPaymentMethods()
+        .filter((m) => !m.deleted)
+        .map((m) => m.id),
+    violations: () => adyen.violations,
+    broughtToken: () => {
+      const shopperReference = `shopper-${adyen.storedPaymentMethods().length + 1}`;
+      const providerToken = adyen.addStoredPaymentMethod({
+        shopperReference,
+        number: visa!.number,
+        expiryMonth: ADYEN_TEST_EXPIRY.month,
+        expiryYear: ADYEN_TEST_EXPIRY.year,
+        holderName: 'Brought Payer',
+      });
+      return { providerToken, providerTokenData: { shopperReference }, singleUse: false };
+    },
+    setRawCardsAllowed: (allowed) => adyen.setRawCardsAllowed(allowed),
+  };
+}
+
+export async function startRealProviders(): Promise<RealProviders> {
+  const stripe = await startFakeStripe({ secretKey: STRIPE_KEY });
+  const adyen = await startFakeAdyen({
+    apiKey: ADYEN_CREDENTIALS.ApiKey,
+    merchantAccount: ADYEN_CREDENTIALS.MerchantAccount,
+    hmacKey: ADYEN_CREDENTIALS.HmacKey,
+  });
+  const providers = { stripe: stripeProvider(stripe), adyen: adyenProvider(adyen) };
+  return {
+    stripe,
+    adyen,
+    endpoints: { stripe: stripe.url, adyen: adyen.url },
+    of: (type) => providers[type],
+    close: async () => {
+      await stripe.close();
+      await adyen.close();
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { expect, test } from '@playwright/test';
+import { fakeStripeUrl, merchantApi, screenshot } from './support';
+
+/** The key the fake Stripe takes (packages/provider-fakes' default). */
+const STRIPE_KEY = 'sk_test_51FakeGateway0000000000000000';
+const run = Date.now().toString(36);
+
+test('a Stripe provider added in the dashboard against the fake Stripe: credentials checked, never shown, and a charge through it', async ({
+  page,
+}) => {
+  const name = `Stripe ${run}`;
+  await page.goto('/providers');
+  await page.getByRole('link', { name: 'Add a provider' }).click();
+  await page.getByLabel('Type').selectOption('stripe');
+  // Each type its own credential fields: Stripe's, not the simulated acquirer's or Adyen's.
+  await expect(page.getByLabel('SecretKey')).toHaveAttribute('type', 'password');
+  await expect(page.getByLabel('WebhookSecret')).toBeVisible();
+  await expect(page.getByLabel('MerchantAccount')).toHaveCount(0);
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByLabel('Default currency').fill('USD');
+  await page.getByLabel('SecretKey').fill(STRIPE_KEY);
+  await page.getByRole('button', { name: 'Create the provider' }).click();
+
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  const details = page.getByRole('region', { name: 'Details' });
+  await expect(details).toContainText('stripe');
+  await expect(details).toContainText('SANDBOX');
+  await expect(details).toContainText('SecretKey');
+  await expect(page.getByRole('heading', { name: 'Pending notifications' })).toBeVisible();
+  await page.getByRole('button', { name: 'Check credentials' }).click();
+  await expect(page.getByText('The provider accepted the credentials.')).toBeVisible();
+  const providerId = new URL(page.url()).pathname.split('/').pop() ?? '';
+
+  // Edited: the stored key is not shown back, and an empty field keeps it.
+  await page.getByRole('button', { name: 'Edit the provider' }).click();
+  await expect(page.getByLabel('SecretKey')).toHaveValue('');
+  await page.getByLabel('Name', { exact: true }).fill(`${name} renamed`);
+  await page.getByRole('button', { name: 'Save the provider' }).click();
+  await expect(page.getByRole('heading', { name: `${name} renamed`, level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Check credentials' }).click();
+  await expect(page.getByText('The provider accepted the credentials.')).toBeVisible();
+  expect(await page.content()).not.toContain(STRIPE_KEY);
+  await screenshot(page, 'provider-stripe');
+
+  const api = await merchantApi();
+  const response = await api.post('/charge/card', {
+    data: {
+      providerId,
+      amount: 12.5,
+      currency: 'USD',
+      paymentInformation: { cardNumber: '4242424242424242', expiryDate: '12/30', ccv: '123', cardholder: 'E2E Payer' },
+    },
+  });
+  const charge = (await response.json()) as Record<string, unknown>;
+  await api.dispose();
+  expect(response.status(), JSON.stringify(charge)).toBe(201);
+  expect(charge).toMatchObject({ status: 'SUCCESS', providerId, amount: 12.5, currency: 'USD' });
+  const state = (await (await fetch(`${fakeStripeUrl}/_fake/state`)).json()) as {
+    paymentIntents: Array<{ amount: number; currency: string; status: string }>;
+    violations: unknown[];
+  };
+  expect(state.paymentIntents).toContainEqual(expect.objectContaining({ amount: 1250, currency: 'usd', status: 'succeeded' }));
+  expect(state.violations).toEqual([]);
+
+  await page.goto(`/charges/${String(charge.chargeId)}`);
+  await expect(page.getByText(`${name} renamed`).first()).toBeVisible();
+});
+
+test('the provider form fits a 375 px phone, for each type', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 812 });
+  await page.goto('/providers/new');
+  for (const type of ['dummy', 'stripe', 'adyen']) {
+    await page.getByLabel('Type').selectOption(type);
+    await expect(page.getByRole('group', { name: 'Credentials' })).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), type).toBeLessThanOrEqual(375);
+  }
+  await expect(page.getByLabel('HmacKey')).toHaveAttribute('type', 'password');
+  await screenshot(page, 'providers-new-375');
+});

@@ -1,0 +1,62 @@
+import type { Db, Provider } from '@gateway/db';
+import type { AttemptParameters, AuthoriseRequest, ProviderResult, ReverseRequest } from '@gateway/providers';
+import type { ServiceConfig } from '../deps';
+import { connectorFor, REVERSAL_TIMEOUT_MS } from '../providers/connectors';
+
+/**
+ * What `reverse` gets of an authorise call whose outcome is unknown: the call's non-card
+ * parameters and the provider ids its connector kept (`AuthoriseRequest.keep`: a Stripe payment
+ * method made in an earlier sub-call, an Adyen pspReference). They are kept in the charge's
+ * `attemptData` under the call's idempotency key, before the sub-call that moves money, so that a
+ * reversal after a crash has them too. Never card data.
+ */
+
+/** One attempt in Charge.attemptData (amount as text: JSON has no bigint). */
+interface KeptAttempt {
+  amount: string;
+  currency: string;
+  capture: boolean;
+  recurring?: boolean;
+  reference?: string;
+  descriptor?: string;
+  providerData: Record<string, string>;
+}
+
+/** The idempotency key of a charge attempt is "<chargeId>:<attempt>" (Charge.attemptCount). */
+const chargeIdOf = (idempotencyKey: string) => idempotencyKey.slice(0, idempotencyKey.lastIndexOf(':'));
+
+/**
+ * The `keep` of an authorise call: each call stores the parameters with everything kept so far
+ * (a connector may keep more than once: Adyen's pspReference before its capture).
+ */
+export function keeper(db: Db, params: AttemptParameters): NonNullable<AuthoriseRequest['keep']> {
+  let providerData: Record<string, string> = {};
+  return async (more) => {
+    providerData = { ...providerData, ...more };
+    const { idempotencyKey, amount, ...rest } = params;
+    const kept: KeptAttempt = { ...rest, amount: amount.toString(), providerData };
+    await db.$executeRaw`
+      UPDATE "Charge" SET "attemptData" = COALESCE("attemptData", '{}'::jsonb) || jsonb_build_object(${idempotencyKey}::text, ${JSON.stringify(kept)}::jsonb)
+      WHERE "id" = ${chargeIdOf(idempotencyKey)}`;
+  };
+}
+
+/** The reversal of an attempt with what was kept of it (only the key when nothing was: nothing moved money). */
+async function reverseRequest(db: Db, idempotencyKey: string): Promise<ReverseRequest> {
+  const charge = await db.charge.findUnique({ where: { id: chargeIdOf(idempotencyKey) }, select: { attemptData: true } });
+  const kept = (charge?.attemptData as Record<string, KeptAttempt> | null)?.[idempotencyKey];
+  if (!kept) return { idempotencyKey };
+  const { amount, ...rest } = kept;
+  return { ...rest, idempotencyKey, amount: BigInt(amount) };
+}
+
+/** Undoes whatever the authorise call with this key may have done at the provider. */
+export async function reverseAttempt(
+  db: Db,
+  config: ServiceConfig,
+  provider: Provider,
+  idempotencyKey: string,
+): Promise<ProviderResult<void>> {
+  const request = await reverseRequest(db, idempotencyKey);
+  return connectorFor(provider, config, { timeoutMs: REVERSAL_TIMEOUT_MS }).reverse(request);
+}

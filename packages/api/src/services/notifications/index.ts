@@ -1,0 +1,246 @@
+import { ApiError, newId, toWireAmount } from '@gateway/core';
+import type { Account, Prisma, Provider, ProviderModification } from '@gateway/db';
+import { providerType, type ProviderNotification } from '@gateway/providers';
+import type { ChargeEvents } from '../charges/events';
+import type { Dependencies } from '../deps';
+import { requireCurrency } from '../money';
+import { storedParameters } from '../providers/credentials';
+
+/**
+ * Provider notifications (`POST /provider/{providerId}/notification`) and the modifications they
+ * settle. A capture, void or refund the provider answers "received" (Adyen) shows on the charge at
+ * once and is kept as a pending modification; its notification confirms it, or fails it and puts the
+ * charge back as it was, with a Transaction event and the failure kept for staff. Every verified
+ * notification is kept by the provider's id, so a repeat changes nothing; one that arrives before
+ * the gateway kept its modification waits in the table and settles it when it is kept. Both sides
+ * take one lock per modification reference, so neither can miss the other.
+ */
+
+export type ModificationKind = 'capture' | 'void' | 'refund';
+
+export interface PendingModification {
+  providerId: string;
+  chargeId: string;
+  kind: ModificationKind;
+  amount: bigint;
+  refundId?: string;
+  providerReference?: string;
+}
+
+/** What the endpoint answers: the provider's own acknowledgement, or an API error. */
+export interface NotificationAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** Default of GATEWAY_NOTIFICATION_TIMEOUT_MINUTES: past it, a pending modification is listed for staff. */
+export const DEFAULT_NOTIFICATION_TIMEOUT_MINUTES = 60;
+
+/** What a notification told about a modification. */
+interface Outcome {
+  success: boolean;
+  gatewayCode: string | null;
+  gatewayMessage: string | null;
+}
+
+/** How long a notification's id is kept to recognise it delivered again. */
+const KEEP_NOTIFICATIONS_MS = 35 * 24 * 60 * 60_000;
+
+/** The most modifications listed for staff at once (newest first). */
+const ATTENTION_LIMIT = 200;
+
+const SETTLED_EVENTS: ReadonlySet<string> = new Set<ModificationKind>(['capture', 'void', 'refund']);
+
+export function createNotificationService({ db, clock, logger, config }: Dependencies, events: ChargeEvents) {
+  const timeoutMs = (config.notificationTimeoutMinutes ?? DEFAULT_NOTIFICATION_TIMEOUT_MINUTES) * 60_000;
+
+  /** Serialises the two sides that meet on one modification: keeping it, and a notification about it. */
+  const lock = (tx: Prisma.TransactionClient, providerId: string, providerReference: string) =>
+    tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`notification:${providerId}:${providerReference}`}))`;
+
+  /** Confirms a pending modification, or fails it and puts its charge back as it was before it. */
+  async function settle(tx: Prisma.TransactionClient, modification: ProviderModification, outcome: Outcome) {
+    const now = clock.now();
+    if (outcome.success) {
+      await tx.providerModification.update({ where: { id: modification.id }, data: { status: 'CONFIRMED', dateSettled: now } });
+      logger.info({ chargeId: modification.chargeId, kind: modification.kind }, 'provider confirmed a pending modification');
+      return;
+    }
+    await tx.providerModification.update({
+      where: { id: modification.id },
+      data: {
+        status: 'FAILED',
+        dateSettled: now,
+        gatewayCode: outcome.gatewayCode,
+        gatewayMessage: outcome.gatewayMessage,
+      },
+    });
+    const { chargeId, amount } = modification;
+    const reverted =
+      modification.kind === 'capture'
+        ? await tx.$executeRaw`
+            UPDATE "Charge" SET "status" = 'AUTHORISE', "capturedAmount" = 0, "successDate" = NULL
+            WHERE "id" = ${chargeId} AND "status" = 'SUCCESS' AND "refundedAmount" = 0 AND "refundPendingAmount" = 0`
+        : modification.kind === 'void'
+          ? await tx.$executeRaw`
+            UPDATE "Charge" SET "status" = 'AUTHORISE', "voidDate" = NULL WHERE "id" = ${chargeId} AND "status" = 'AUTHORISE_CANCELLED'`
+          : await tx.$executeRaw`
+            UPDATE "Charge" SET
+              "refundedAmount" = "refundedAmount" - ${amount},
+              "status" = (CASE WHEN "refundedAmount" = ${amount} THEN 'SUCCESS' ELSE 'PARTIAL_REFUND' END)::"ChargeStatus"
+            WHERE "id" = ${chargeId} AND "status" IN ('REFUND', 'PARTIAL_REFUND') AND "refundedAmount" >= ${amount}`;
+    if (modification.refundId) await tx.refund.update({ where: { id: modification.refundId }, data: { status: 'FAILED' } });
+    const charge = await tx.charge.findUniqueOrThrow({ where: { id: chargeId }, select: { id: true, accountId: true, webhook: true } });
+    if (reverted === 1) await events.statusChanged(tx, charge);
+    // Staff see it in the pending-notification list; the log line is for alerting.
+    logger.warn(
+      { chargeId, kind: modification.kind, gatewayCode: outcome.gatewayCode, reverted: reverted === 1 },
+      reverted === 1
+        ? 'provider failed a modification: the charge was put back'
+        : 'provider failed a modification the charge has moved on from: staff must resolve it',
+    );
+  }
+
+  /**
+   * The modification a notification settles: a pending one; for a failure, also one confirmed
+   * before (Adyen may send REFUND_FAILED after REFUND, Stripe fail a refund it called succeeded), or
+   * a refund the provider answered done at once, kept now so that it can fail like the others.
+   */
+  async function modificationFor(
+    tx: Prisma.TransactionClient,
+    providerId: string,
+    providerReference: string,
+    notification: ProviderNotification,
+  ): Promise<ProviderModification | null> {
+    const status = notification.success ? ['PENDING' as const] : ['PENDING' as const, 'CONFIRMED' as const];
+    const kept = await tx.providerModification.findFirst({
+      where: { providerId, providerReference, kind: notification.event, status: { in: status } },
+    });
+    if (kept || notification.success || notification.event !== 'refund') return kept;
+    const refund = await tx.refund.findFirst({
+      where: { providerRefundId: providerReference, status: 'SUCCEEDED', charge: { providerId } },
+    });
+    if (!refund) return null;
+    const { id: refundId, chargeId, amount } = refund;
+    return tx.providerModification.create({
+      data: { id: newId(), providerId, chargeId, kind: 'refund', refundId, amount, providerReference },
+    });
+  }
+
+  /** Keeps one verified notification (unless it came before) and settles the modification it names. */
+  async function take(provider: Provider, notification: ProviderNotification) {
+    const { providerReference } = notification;
+    await db.$transaction(async (tx) => {
+      if (providerReference) await lock(tx, provider.id, providerReference);
+      const inserted = await tx.$executeRaw`
+        INSERT INTO "ProviderNotification"
+          ("providerId", "notificationId", "event", "success", "providerChargeId", "providerReference", "gatewayCode", "gatewayMessage")
+        VALUES (${provider.id}, ${notification.id}, ${notification.event}, ${notification.success}, ${notification.providerChargeId ?? null},
+          ${providerReference ?? null}, ${notification.failure?.gatewayCode ?? null}, ${notification.failure?.gatewayMessage ?? null})
+        ON CONFLICT DO NOTHING`;
+      if (inserted === 0) {
+        logger.info({ providerId: provider.id, notificationId: notification.id }, 'provider notification repeated: nothing changed');
+        return;
+      }
+      if (!providerReference || !SETTLED_EVENTS.has(notification.event)) return;
+      const modification = await modificationFor(tx, provider.id, providerReference, notification);
+      if (!modification) return;
+      await settle(tx, modification, {
+        success: notification.success,
+        gatewayCode: notification.failure?.gatewayCode ?? null,
+        gatewayMessage: notification.failure?.gatewayMessage ?? null,
+      });
+      await tx.providerNotification.update({
+        where: { providerId_notificationId: { providerId: provider.id, notificationId: notification.id } },
+        data: { modificationId: modification.id },
+      });
+    });
+  }
+
+  /** Verifies a notification's raw bytes with the provider's scheme and takes what it reports. */
+  async function receive(providerId: string, rawBody: Buffer, headers: Readonly<Record<string, string | undefined>>) {
+    const provider = await db.provider.findUnique({ where: { id: providerId } });
+    const format = provider ? providerType(provider.type)?.notifications : undefined;
+    if (!provider || !format) {
+      logger.warn({ providerId }, 'provider notification refused: no such provider takes notifications');
+      throw new ApiError('InvalidProviderId', { http: 404, message: 'No provider with this id takes notifications' });
+    }
+    const read = format.read({ rawBody, headers, parameters: storedParameters(provider, config.keyring), now: clock.now() });
+    if (!read.ok) {
+      logger.warn({ providerId, reason: read.reason }, 'provider notification refused: not verified');
+      throw new ApiError('InvalidAuthentication', { message: 'The notification could not be verified' });
+    }
+    for (const notification of read.notifications) await take(provider, notification);
+    return format.accepted as NotificationAnswer;
+  }
+
+  /**
+   * In the transaction that shows a modification on its charge: keeps it pending, and settles it at
+   * once with a notification that came first.
+   */
+  async function keepPending(tx: Prisma.TransactionClient, pending: PendingModification) {
+    const { providerId, providerReference } = pending;
+    if (providerReference) await lock(tx, providerId, providerReference);
+    const modification = await tx.providerModification.create({
+      data: { id: newId(), ...pending, refundId: pending.refundId ?? null, providerReference: providerReference ?? null },
+    });
+    if (!providerReference) return;
+    const early = await tx.providerNotification.findFirst({
+      where: { providerId, providerReference, event: pending.kind, modificationId: null },
+      orderBy: { dateReceived: 'asc' },
+    });
+    if (!early) return;
+    await settle(tx, modification, early);
+    await tx.providerNotification.update({
+      where: { providerId_notificationId: { providerId, notificationId: early.notificationId } },
+      data: { modificationId: modification.id },
+    });
+  }
+
+  /**
+   * What staff must look at for the account (or one provider): modifications a provider failed, and
+   * ones still waiting for their notification past GATEWAY_NOTIFICATION_TIMEOUT_MINUTES.
+   */
+  async function attention(account: Account, providerId?: string) {
+    const overdue = new Date(clock.now().getTime() - timeoutMs);
+    const ofAccount = { accountId: account.id, ...(providerId && { id: providerId }) };
+    const [rows, pending] = await Promise.all([
+      db.providerModification.findMany({
+        where: { provider: ofAccount, OR: [{ status: 'FAILED' }, { status: 'PENDING', dateAdded: { lt: overdue } }] },
+        include: { charge: { select: { currency: true, reference: true } }, provider: { select: { name: true } } },
+        orderBy: { dateAdded: 'desc' },
+        take: ATTENTION_LIMIT,
+      }),
+      db.providerModification.groupBy({ by: ['providerId'], where: { provider: ofAccount, status: 'PENDING' }, _count: true }),
+    ]);
+    return {
+      timeoutMinutes: timeoutMs / 60_000,
+      pending: pending.map((p) => ({ providerId: p.providerId, count: p._count })),
+      modifications: rows.map((m) => ({
+        modificationId: m.id,
+        providerId: m.providerId,
+        providerName: m.provider.name,
+        chargeId: m.chargeId,
+        reference: m.charge.reference,
+        kind: m.kind as ModificationKind,
+        amount: toWireAmount(m.amount, requireCurrency(m.charge.currency)),
+        currency: m.charge.currency,
+        status: m.status as 'PENDING' | 'FAILED',
+        gatewayCode: m.gatewayCode,
+        gatewayMessage: m.gatewayMessage,
+        dateAdded: m.dateAdded.toISOString(),
+        dateSettled: m.dateSettled?.toISOString() ?? null,
+      })),
+    };
+  }
+
+  /** Forgets notifications older than any redelivery (Adyen retries for up to 30 days, Stripe for 3). */
+  const sweep = async () =>
+    (await db.providerNotification.deleteMany({ where: { dateReceived: { lt: new Date(clock.now().getTime() - KEEP_NOTIFICATIONS_MS) } } }))
+      .count;
+
+  return { receive, keepPending, attention, sweep };
+}
+
+export type NotificationService = ReturnType<typeof createNotificationService>;
