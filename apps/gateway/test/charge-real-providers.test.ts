@@ -23,6 +23,17 @@ const FEATURE_UNAVAILABLE = 32;
 const THREE_D_SECURE_FAILED = 18;
 const INSUFFICIENT_FUNDS = 15;
 
+/** An Apple Pay token in the simulated acquirer's test format (docs/test-cards.md). */
+const APPLE_PAY = {
+  paymentData: {
+    data: Buffer.from(JSON.stringify({ cardNumber: '4111111111111111', expiryMonth: 12, expiryYear: 2030 })).toString('base64'),
+    signature: 'sig',
+    header: { transactionId: 'tx-1', publicKeyHash: 'h', ephemeralPublicKey: 'k' },
+    version: 'EC_v1',
+  },
+  paymentMethod: { displayName: 'Visa 1111', network: 'Visa', type: 'debit' },
+};
+
 /** Runs every due job (subscription billing, batch chunks) until none is left. */
 async function drain() {
   while ((await t.gateway.worker.runDue()) > 0);
@@ -225,6 +236,7 @@ describe.each<RealType>(['stripe', 'adyen'])('a %s provider', (type) => {
         maximumAmount: 100,
       }),
       await a.api.post('/payment_method/card', { providerId, paymentInformation: real.card(), createNetworkToken: true }),
+      await client(t.url).post('/charge/token/apple', { token: APPLE_PAY, amount: 5 }, { 'x-publickey': a.publicKey, providerId }),
       ...(type === 'adyen'
         ? [await a.api.post('/payment_method/provider_single_use_token', { providerId, providerToken: 'tok_visa' })]
         : [await a.api.post('/payment_method/card', { providerId, paymentInformation: real.card(), verify: true })]),

@@ -38,7 +38,7 @@ export function storedCardRef(providerToken: string, providerData: Prisma.JsonVa
   return providerData ? { providerToken, providerData: providerData as Record<string, string> } : { providerToken };
 }
 
-/** What a provider keeps beside a card, with what the merchant gave (the provider's ids win); null when nothing. */
+/** What a provider keeps beside a card, with what the merchant gave (the provider's ids win); undefined when nothing. */
 function keptData(stored: StoredCard, given?: Record<string, string>): Record<string, string> | undefined {
   const data = { ...given, ...stored.providerData };
   return Object.keys(data).length > 0 ? data : undefined;
@@ -94,10 +94,7 @@ export function createSaving({ db, clock, logger, config }: Dependencies, { vaul
       source: { type: 'stored_card', ...stored },
     });
     if (!result.ok) throw providerError(result.failure, { action: 'verification' });
-    const voided = await connector.void({
-      providerChargeId: result.value.providerChargeId,
-      idempotencyKey: `${id}:verify-void`,
-    });
+    const voided = await connector.void({ providerChargeId: result.value.providerChargeId, idempotencyKey: `${id}:verify-void` });
     if (!voided.ok) logger.warn({ paymentMethodId: id, gatewayCode: voided.failure.gatewayCode }, 'card verification not voided');
   }
 
