@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createServices, systemClock, type Clock, type Services } from '@gateway/api';
+import { createServices, systemClock, type Clock, type ServiceConfig, type Services } from '@gateway/api';
 import type { ExchangeRates, Keyring } from '@gateway/core';
 import { openDatabase, type Database } from '@gateway/db';
 import { createJobQueue, startWorker, type Worker } from '@gateway/jobs';
@@ -32,6 +32,12 @@ export interface GatewayOptions {
   webhookAllowPrivate?: boolean;
   /** How long a webhook delivery waits for an answer (default 10 s). */
   webhookTimeoutMs?: number;
+  /** Webhook deliveries in flight at once, apart from other jobs (default 16). */
+  webhookConcurrency?: number;
+  /** Active webhook subscriptions per account (default 20). */
+  webhookSubscriptionsPerAccount?: number;
+  /** How long finished idempotency keys and webhook events are kept (defaults in docs/operations.md). */
+  retention?: ServiceConfig['retention'];
   /** Dashboard sign-ins: password checks per minute, all emails together (default 30). */
   passwordChecksPerMinute?: number;
   /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES; default none). */
@@ -118,6 +124,9 @@ function servicesOf(database: Database, options: GatewayOptions, urls: { simulat
       ccvRetentionSeconds: options.ccvRetentionSeconds,
       allowPrivateWebhooks: options.webhookAllowPrivate,
       webhookTimeoutMs: options.webhookTimeoutMs,
+      webhookConcurrency: options.webhookConcurrency,
+      webhookSubscriptionsPerAccount: options.webhookSubscriptionsPerAccount,
+      retention: options.retention,
       passwordChecksPerMinute: options.passwordChecksPerMinute,
       exchangeRates: options.exchangeRates,
       dashboardUrl: options.dashboardUrl ?? 'http://127.0.0.1:3001',
@@ -204,7 +213,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const services = servicesOf(database, options, { simulatorUrl, publicUrl });
     const demo = options.startupWork === false ? undefined : await startupWork(database, services, options);
-    worker = startWorker({ db: database.prisma, clock, logger, handlers: services.jobHandlers, stopTimeoutMs: drainMs });
+    worker = startWorker({
+      db: database.prisma,
+      clock,
+      logger,
+      handlers: services.jobHandlers,
+      lanes: services.jobLanes,
+      stopTimeoutMs: drainMs,
+    });
     await services.maintenance.start();
 
     const db = database.prisma;

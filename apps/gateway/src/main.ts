@@ -34,6 +34,7 @@ const options: GatewayOptions = {
   keyring: loadKeyring(config, logger),
   ccvRetentionSeconds: config.ccvRetentionSeconds,
   webhookAllowPrivate: config.webhookAllowPrivate,
+  ...config.background,
   exchangeRates: config.exchangeRates,
   metrics: config.metrics,
   databasePoolSize: config.databasePoolSize,

@@ -21,6 +21,12 @@ export interface ServiceConfig {
   allowPrivateWebhooks?: boolean;
   /** How long a webhook delivery waits for the receiver's answer (default 10 s). */
   webhookTimeoutMs?: number;
+  /** Webhook deliveries in flight at once in this process, apart from other jobs (default 16). */
+  webhookConcurrency?: number;
+  /** Active webhook subscriptions an account may have (default 20). */
+  webhookSubscriptionsPerAccount?: number;
+  /** How long finished idempotency keys and webhook events (with their delivery logs) are kept (docs/operations.md). */
+  retention?: { idempotencyKeysMs?: number; webhookEventsMs?: number };
   /** Dashboard sign-ins: password checks per minute, all emails together (default 30). */
   passwordChecksPerMinute?: number;
   /** Rates that carry a provider's fixed fees into other currencies (GATEWAY_EXCHANGE_RATES; default none). */

@@ -39,6 +39,7 @@ export function createServices(deps: Dependencies) {
   const maintenance = createMaintenance(deps, [
     { name: 'abandoned charges', run: charges.sweepAbandoned },
     { name: 'idempotency keys', run: idempotency.sweep },
+    { name: 'webhook events', run: webhooks.prune },
     { name: 'staff sessions', run: staff.sweep },
   ]);
   return {
@@ -59,6 +60,8 @@ export function createServices(deps: Dependencies) {
     dashboard: createDashboardService(deps),
     webhooks,
     maintenance,
+    /** Queues that run in lanes of their own (webhook deliveries), for the gateway's worker. */
+    jobLanes: [webhooks.jobLane],
     /** Every background queue's handler, for the gateway's worker. */
     jobHandlers: {
       ...charges.jobHandlers,

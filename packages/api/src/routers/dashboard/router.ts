@@ -1,6 +1,7 @@
 import { router } from '../../trpc';
 import { simulatedLatency } from './simulated-latency';
 import { stats } from './stats';
+import { webhookEndpoints } from './webhook-endpoints';
 
 /** Read models of the dashboard (tRPC only). */
-export const dashboardRouter = router({ stats, simulatedLatency });
+export const dashboardRouter = router({ stats, simulatedLatency, webhookEndpoints });
