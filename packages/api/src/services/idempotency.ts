@@ -78,7 +78,7 @@ export function createIdempotencyService({ db, clock, config }: Dependencies) {
       if (key.length > 255) throw new ApiError('ValidationError', { details: { 'Idempotency-Key': 'At most 255 characters' } });
       const print = current(request, input);
       const { count } = await db.idempotencyKey.createMany({
-        data: [{ accountId, key, fingerprint: print, state: 'IN_PROGRESS' }],
+        data: [{ accountId, key, fingerprint: print, state: 'IN_PROGRESS', createdAt: clock.now() }],
         skipDuplicates: true,
       });
       if (count === 1) return { kind: 'new' };
