@@ -112,8 +112,9 @@ const HOUR_MS = 60 * 60_000;
 
 function background(env: NodeJS.ProcessEnv): GatewayConfig['background'] {
   const timeoutSeconds = integer('GATEWAY_WEBHOOK_TIMEOUT_SECONDS', env.GATEWAY_WEBHOOK_TIMEOUT_SECONDS, 10, 1);
+  if (timeoutSeconds > 60) throw new Error(`GATEWAY_WEBHOOK_TIMEOUT_SECONDS must be between 1 and 60, got ${timeoutSeconds}`);
   return {
-    webhookTimeoutMs: Math.min(timeoutSeconds, 60) * 1000,
+    webhookTimeoutMs: timeoutSeconds * 1000,
     webhookConcurrency: integer('GATEWAY_WEBHOOK_CONCURRENCY', env.GATEWAY_WEBHOOK_CONCURRENCY, 16, 1),
     webhookSubscriptionsPerAccount: integer(
       'GATEWAY_WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT',
