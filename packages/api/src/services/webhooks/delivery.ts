@@ -150,12 +150,10 @@ export function createDeliveryHandler(
       return;
     }
     const now = clock.now();
-    const { failures } = await tx.webhookSubscription.update({
-      where: { id },
-      data: { failures: { increment: 1 } },
-      select: { failures: true },
-    });
-    await tx.webhookSubscription.updateMany({ where: { id, failingSince: null }, data: { failingSince: now } });
+    const [{ failures }] = await tx.$queryRaw<[{ failures: number }]>`
+      UPDATE "WebhookSubscription"
+      SET "failures" = "failures" + 1, "failingSince" = COALESCE("failingSince", ${now.toISOString()}::timestamptz)
+      WHERE "id" = ${id} RETURNING "failures"`;
     const pause = pauseMs(failures);
     if (pause === 0) return;
     const until = new Date(now.getTime() + pause);
