@@ -135,32 +135,38 @@ export function createDeliveryHandler(
   }
 
   /**
-   * Counts the attempt against its subscription's endpoint: a 2xx clears the failures; the
-   * FAILING_AFTER-th failure in a row and every later one pause the endpoint (pauseMs), and its
-   * pending deliveries move past the pause, so it holds no delivery slot meanwhile.
+   * Counts the attempt against its subscription's endpoint: a 2xx clears its failures, anything
+   * else adds one. Returns the failures in a row, when the attempt failed.
    */
-  async function recordEndpointHealth(tx: Prisma.TransactionClient, delivery: WebhookDelivery, outcome: PostOutcome): Promise<void> {
+  async function countAttempt(tx: Prisma.TransactionClient, delivery: WebhookDelivery, outcome: PostOutcome): Promise<number | undefined> {
     const id = delivery.subscriptionId;
-    if (id === null || outcome.error === SUBSCRIPTION_REMOVED) return;
+    if (id === null || outcome.error === SUBSCRIPTION_REMOVED) return undefined;
     if (outcome.error === undefined) {
       await tx.webhookSubscription.updateMany({
         where: { id, failures: { gt: 0 } },
         data: { failures: 0, failingSince: null, pausedUntil: null },
       });
-      return;
+      return undefined;
     }
-    const now = clock.now();
     const [{ failures }] = await tx.$queryRaw<[{ failures: number }]>`
       UPDATE "WebhookSubscription"
-      SET "failures" = "failures" + 1, "failingSince" = COALESCE("failingSince", ${now.toISOString()}::timestamptz)
+      SET "failures" = "failures" + 1, "failingSince" = COALESCE("failingSince", ${clock.now().toISOString()}::timestamptz)
       WHERE "id" = ${id} RETURNING "failures"`;
+    return failures;
+  }
+
+  /**
+   * From FAILING_AFTER failures in a row, pauses the endpoint (pauseMs): its pending deliveries
+   * and their jobs move past the pause, so it holds no delivery slot meanwhile.
+   */
+  async function pauseIfFailing(tx: Prisma.TransactionClient, delivery: WebhookDelivery, failures: number): Promise<void> {
     const pause = pauseMs(failures);
-    if (pause === 0) return;
-    const until = new Date(now.getTime() + pause);
-    await tx.webhookSubscription.update({ where: { id }, data: { pausedUntil: until } });
+    if (pause === 0 || delivery.subscriptionId === null) return;
+    const until = new Date(clock.now().getTime() + pause);
+    await tx.webhookSubscription.update({ where: { id: delivery.subscriptionId }, data: { pausedUntil: until } });
     await jobs.postpone(endpointOf(delivery), until, { tx });
     await tx.webhookDelivery.updateMany({
-      where: { subscriptionId: id, status: 'PENDING', nextAttemptAt: { lt: until } },
+      where: { subscriptionId: delivery.subscriptionId, status: 'PENDING', nextAttemptAt: { lt: until } },
       data: { nextAttemptAt: until },
     });
   }
@@ -179,6 +185,9 @@ export function createDeliveryHandler(
     const retry = !delivered && !outcome.refused && attempts < MAX_ATTEMPTS;
     const nextAttemptAt = retry ? new Date(clock.now().getTime() + (RETRY_DELAYS_MS[attempts - 1] ?? 0)) : null;
     await db.$transaction(async (tx) => {
+      // The endpoint's row first: every attempt to one endpoint locks it before any delivery row,
+      // so one that pauses the endpoint (and updates its other deliveries) cannot deadlock with another.
+      const failures = await countAttempt(tx, delivery, outcome);
       // Fenced on the attempt count: a run that lost its lease cannot record its attempt twice.
       const { count } = await tx.webhookDelivery.updateMany({
         where: { id: delivery.id, status: 'PENDING', attempts: delivery.attempts },
@@ -203,7 +212,7 @@ export function createDeliveryHandler(
         },
       });
       if (nextAttemptAt) await enqueueAttempt(jobs, tx, { ...delivery, accountId: delivery.event.accountId }, nextAttemptAt);
-      await recordEndpointHealth(tx, delivery, outcome);
+      if (failures !== undefined) await pauseIfFailing(tx, delivery, failures);
       await ctx.complete(tx);
     });
   };
