@@ -49,7 +49,7 @@ describe('webhook deliveries and retention in the configuration', () => {
     expect(readConfig({}).background).toEqual({
       webhookTimeoutMs: 10_000,
       webhookConcurrency: 16,
-      webhookSubscriptionsPerAccount: 20,
+      webhookSubscriptionsPerAccount: 100,
       retention: { idempotencyKeysMs: 24 * 3_600_000, webhookEventsMs: 30 * 86_400_000 },
     });
     const set = readConfig({

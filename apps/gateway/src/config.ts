@@ -119,7 +119,7 @@ function background(env: NodeJS.ProcessEnv): GatewayConfig['background'] {
     webhookSubscriptionsPerAccount: integer(
       'GATEWAY_WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT',
       env.GATEWAY_WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT,
-      20,
+      100,
       1,
     ),
     retention: {

@@ -34,7 +34,7 @@ export interface GatewayOptions {
   webhookTimeoutMs?: number;
   /** Webhook deliveries in flight at once, apart from other jobs (default 16). */
   webhookConcurrency?: number;
-  /** Active webhook subscriptions per account (default 20). */
+  /** Active webhook subscriptions per account (default 100). */
   webhookSubscriptionsPerAccount?: number;
   /** How long finished idempotency keys and webhook events are kept (defaults in docs/operations.md). */
   retention?: ServiceConfig['retention'];

@@ -62,7 +62,11 @@ async function staffSees(account: TestAccount): Promise<Endpoint[]> {
 
 describe.skipIf(!inject('databaseServerUrl'))('a flood of webhooks to hanging endpoints on one account', () => {
   beforeAll(async () => {
-    t = await startTestGateway({ webhookTimeoutMs: TIMEOUT_MS, ccvRetentionSeconds: CCV_RETENTION_S });
+    t = await startTestGateway({
+      webhookTimeoutMs: TIMEOUT_MS,
+      ccvRetentionSeconds: CCV_RETENTION_S,
+      webhookSubscriptionsPerAccount: SUBSCRIPTIONS,
+    });
     hanging = await startHangingReceiver();
     receiver = await startReceiver();
     [a, b] = [await createAccount(t), await createAccount(t)];

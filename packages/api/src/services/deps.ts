@@ -23,7 +23,7 @@ export interface ServiceConfig {
   webhookTimeoutMs?: number;
   /** Webhook deliveries in flight at once in this process, apart from other jobs (default 16). */
   webhookConcurrency?: number;
-  /** Active webhook subscriptions an account may have (default 20). */
+  /** Active webhook subscriptions an account may have (default 100). */
   webhookSubscriptionsPerAccount?: number;
   /** How long finished idempotency keys and webhook events (with their delivery logs) are kept (docs/operations.md). */
   retention?: { idempotencyKeysMs?: number; webhookEventsMs?: number };

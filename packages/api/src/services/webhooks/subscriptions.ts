@@ -40,7 +40,7 @@ export type ActiveSubscription = Pick<WebhookSubscription, 'id' | 'url' | 'types
 const CACHE_MS = 5_000;
 const CACHE_SIZE = 10_000;
 /** Active subscriptions per account unless configured (GATEWAY_WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT). */
-export const DEFAULT_SUBSCRIPTIONS_PER_ACCOUNT = 20;
+export const DEFAULT_SUBSCRIPTIONS_PER_ACCOUNT = 100;
 
 function toView(row: WebhookSubscription): WebhookSubscriptionView {
   return {
