@@ -97,3 +97,33 @@ describe('abuse limits and trusted proxies', () => {
     expect(() => readConfig({ GATEWAY_RATE_LIMITS: 'public-key-calls=0/60' })).toThrow(/GATEWAY_RATE_LIMITS: "public-key-calls=0\/60"/);
   });
 });
+
+describe('webhook deliveries and retention in the configuration', () => {
+  it('has documented defaults, and reads each setting', () => {
+    expect(readConfig({}).background).toEqual({
+      webhookTimeoutMs: 10_000,
+      webhookConcurrency: 16,
+      webhookSubscriptionsPerAccount: 100,
+      retention: { idempotencyKeysMs: 24 * 3_600_000, webhookEventsMs: 30 * 86_400_000 },
+    });
+    const set = readConfig({
+      GATEWAY_WEBHOOK_TIMEOUT_SECONDS: '3',
+      GATEWAY_WEBHOOK_CONCURRENCY: '4',
+      GATEWAY_WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT: '50',
+      GATEWAY_IDEMPOTENCY_RETENTION_HOURS: '48',
+      GATEWAY_WEBHOOK_RETENTION_DAYS: '7',
+    });
+    expect(set.background).toEqual({
+      webhookTimeoutMs: 3_000,
+      webhookConcurrency: 4,
+      webhookSubscriptionsPerAccount: 50,
+      retention: { idempotencyKeysMs: 48 * 3_600_000, webhookEventsMs: 7 * 86_400_000 },
+    });
+  });
+
+  it('refuses values out of range, naming the setting', () => {
+    expect(() => readConfig({ GATEWAY_WEBHOOK_TIMEOUT_SECONDS: '61' })).toThrow(/GATEWAY_WEBHOOK_TIMEOUT_SECONDS/);
+    expect(() => readConfig({ GATEWAY_WEBHOOK_CONCURRENCY: '0' })).toThrow(/GATEWAY_WEBHOOK_CONCURRENCY/);
+    expect(() => readConfig({ GATEWAY_WEBHOOK_RETENTION_DAYS: 'x' })).toThrow(/GATEWAY_WEBHOOK_RETENTION_DAYS/);
+  });
+});

@@ -43,6 +43,13 @@ export interface GatewayConfig {
   limits: Limits;
   /** Proxies whose X-Forwarded-For is believed (GATEWAY_TRUSTED_PROXIES; default loopback). */
   trustedProxies: string;
+  /** Webhook deliveries and what is kept of them, and of idempotency keys (GATEWAY_WEBHOOK_*, GATEWAY_*_RETENTION_*; docs/operations.md). */
+  background: {
+    webhookTimeoutMs: number;
+    webhookConcurrency: number;
+    webhookSubscriptionsPerAccount: number;
+    retention: { idempotencyKeysMs: number; webhookEventsMs: number };
+  };
 }
 
 /** A CCV may be kept only briefly before a payment: at most an hour, 5 minutes by default. */
@@ -155,6 +162,27 @@ function poolSizePerProcess(env: NodeJS.ProcessEnv, workers: number): number {
   return each - LISTEN_CONNECTIONS;
 }
 
+const HOUR_MS = 60 * 60_000;
+
+function background(env: NodeJS.ProcessEnv): GatewayConfig['background'] {
+  const timeoutSeconds = integer('GATEWAY_WEBHOOK_TIMEOUT_SECONDS', env.GATEWAY_WEBHOOK_TIMEOUT_SECONDS, 10, 1);
+  if (timeoutSeconds > 60) throw new Error(`GATEWAY_WEBHOOK_TIMEOUT_SECONDS must be between 1 and 60, got ${timeoutSeconds}`);
+  return {
+    webhookTimeoutMs: timeoutSeconds * 1000,
+    webhookConcurrency: integer('GATEWAY_WEBHOOK_CONCURRENCY', env.GATEWAY_WEBHOOK_CONCURRENCY, 16, 1),
+    webhookSubscriptionsPerAccount: integer(
+      'GATEWAY_WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT',
+      env.GATEWAY_WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT,
+      100,
+      1,
+    ),
+    retention: {
+      idempotencyKeysMs: integer('GATEWAY_IDEMPOTENCY_RETENTION_HOURS', env.GATEWAY_IDEMPOTENCY_RETENTION_HOURS, 24, 1) * HOUR_MS,
+      webhookEventsMs: integer('GATEWAY_WEBHOOK_RETENTION_DAYS', env.GATEWAY_WEBHOOK_RETENTION_DAYS, 30, 1) * 24 * HOUR_MS,
+    },
+  };
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const port = integer('PORT', env.PORT, 3000);
   const host = env.HOST || '127.0.0.1';
@@ -184,5 +212,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     shutdownTimeoutSeconds: integer('GATEWAY_SHUTDOWN_TIMEOUT_SECONDS', env.GATEWAY_SHUTDOWN_TIMEOUT_SECONDS, SHUTDOWN_TIMEOUT_SECONDS, 1),
     limits: limits(env.GATEWAY_RATE_LIMITS ?? ''),
     trustedProxies: env.GATEWAY_TRUSTED_PROXIES || 'loopback',
+    background: background(env),
   };
 }

@@ -1,7 +1,7 @@
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo, Server as NetServer } from 'node:net';
 import { join } from 'node:path';
-import { checkMasterKeys, createServices, systemClock, type Clock, type Limits, type Services } from '@gateway/api';
+import { checkMasterKeys, createServices, systemClock, type Clock, type Limits, type ServiceConfig, type Services } from '@gateway/api';
 import type { ExchangeRates, Keyring } from '@gateway/core';
 import { openDatabase, type Database } from '@gateway/db';
 import { createJobQueue, startWorker, type Worker } from '@gateway/jobs';
@@ -42,6 +42,12 @@ export interface GatewayOptions {
   limits?: Limits;
   /** Proxies whose X-Forwarded-For gives the client's address (GATEWAY_TRUSTED_PROXIES; default loopback). */
   trustedProxies?: string;
+  /** Webhook deliveries in flight at once, apart from other jobs (default 16). */
+  webhookConcurrency?: number;
+  /** Active webhook subscriptions per account (default 100). */
+  webhookSubscriptionsPerAccount?: number;
+  /** How long finished idempotency keys and webhook events are kept (defaults in docs/operations.md). */
+  retention?: ServiceConfig['retention'];
   /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES; default none). */
   exchangeRates?: ExchangeRates;
   /** Database connections this process may open (default 10). */
@@ -147,6 +153,9 @@ function servicesOf(
       allowPrivateWebhooks: options.webhookAllowPrivate,
       webhookTimeoutMs: options.webhookTimeoutMs,
       limits: options.limits,
+      webhookConcurrency: options.webhookConcurrency,
+      webhookSubscriptionsPerAccount: options.webhookSubscriptionsPerAccount,
+      retention: options.retention,
       exchangeRates: options.exchangeRates,
       dashboardUrl: options.dashboardUrl ?? 'http://127.0.0.1:3001',
     },
@@ -240,7 +249,14 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
 
     const services = servicesOf(database, opened.keyring, options, { simulatorUrl, publicUrl });
     const demo = options.startupWork === false ? undefined : await startupWork(database, services, options);
-    worker = startWorker({ db: database.prisma, clock, logger, handlers: services.jobHandlers, stopTimeoutMs: drainMs });
+    worker = startWorker({
+      db: database.prisma,
+      clock,
+      logger,
+      handlers: services.jobHandlers,
+      lanes: services.jobLanes,
+      stopTimeoutMs: drainMs,
+    });
     await services.maintenance.start();
     // The embedded database is this process's alone: operators' account commands come through it.
     if (database.kind === 'embedded' && options.dataDir) {

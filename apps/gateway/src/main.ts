@@ -37,6 +37,7 @@ const options: GatewayOptions = {
   ccvRetentionSeconds: config.ccvRetentionSeconds,
   notificationTimeoutMinutes: config.notificationTimeoutMinutes,
   webhookAllowPrivate: config.webhookAllowPrivate,
+  ...config.background,
   exchangeRates: config.exchangeRates,
   metrics: config.metrics,
   databasePoolSize: config.databasePoolSize,

@@ -22,29 +22,96 @@ export type Outcome =
  */
 export const at = (date: Date) => Prisma.sql`${date.toISOString()}::timestamptz`;
 
+/** Jobs that may be claimed now: pending ones whose time has come, and running ones whose lease expired because their worker died. */
+const due = (now: Date, alias = Prisma.sql`"Job"`) =>
+  Prisma.sql`((${alias}."status" = 'PENDING' AND ${alias}."runAt" <= ${at(now)})
+    OR (${alias}."status" = 'RUNNING' AND ${alias}."lockedUntil" <= ${at(now)}))`;
+
+/** How many running jobs of one group, and of one target, a fair claim lets run at once. */
+export interface Caps {
+  perGroup: number;
+  perTarget: number;
+}
+
+export interface Claim {
+  queues: string[];
+  limit: number;
+  workerId: string;
+  now: Date;
+  lockedUntil: Date;
+  /** Fair claiming (claimFairly) instead of oldest first. */
+  caps?: Caps;
+}
+
 /**
- * Takes up to `limit` due jobs of `queues` in one statement: pending ones whose time has come, and
- * running ones whose lease expired because their worker died. SKIP LOCKED lets concurrent workers
- * pass over each other's candidates instead of waiting for them.
+ * Takes up to `limit` due jobs of `queues` in one statement, oldest first. SKIP LOCKED lets
+ * concurrent workers pass over each other's candidates instead of waiting for them.
  */
-export function claimJobs(
-  db: Db,
-  claim: { queues: string[]; limit: number; workerId: string; now: Date; lockedUntil: Date },
-): Promise<ClaimedJob[]> {
-  return db.$queryRaw<ClaimedJob[]>`
-    WITH due AS MATERIALIZED (
+export function claimJobs(db: Db, claim: Claim): Promise<ClaimedJob[]> {
+  if (claim.caps) return claimFairly(db, claim, claim.caps);
+  return take(
+    db,
+    claim,
+    Prisma.sql`
       SELECT "id" FROM "Job"
-      WHERE "queue" IN (${Prisma.join(claim.queues)})
-        AND (("status" = 'PENDING' AND "runAt" <= ${at(claim.now)})
-          OR ("status" = 'RUNNING' AND "lockedUntil" <= ${at(claim.now)}))
+      WHERE "queue" IN (${Prisma.join(claim.queues)}) AND ${due(claim.now)}
       ORDER BY "runAt"
       LIMIT ${claim.limit}
-      FOR UPDATE SKIP LOCKED
-    )
+      FOR UPDATE SKIP LOCKED`,
+  );
+}
+
+/**
+ * Takes up to `limit` due jobs round-robin: first by group (an account), counting the jobs each
+ * group already has running, so the group with the fewest goes first; within a group by target
+ * (an endpoint), likewise. No group gets more than `perGroup` running jobs, no target more than
+ * `perTarget`, so one group's slow targets cannot hold every slot. Jobs without a group share the
+ * group ''; without a target each is its own. The caps count the running jobs this statement
+ * sees: workers claiming at the same instant may each fill them once (see docs/decisions.md).
+ */
+function claimFairly(db: Db, claim: Claim, caps: Caps): Promise<ClaimedJob[]> {
+  const queues = Prisma.join(claim.queues);
+  return take(
+    db,
+    claim,
+    Prisma.sql`
+      WITH keyed AS (
+        SELECT "id", "runAt", "status", "lockedUntil", COALESCE("groupKey", '') AS g, COALESCE("targetKey", "id") AS t
+        FROM "Job"
+        WHERE "queue" IN (${queues})
+          AND (${due(claim.now)} OR ("status" = 'RUNNING' AND "lockedUntil" > ${at(claim.now)}))
+      ),
+      running AS (SELECT * FROM keyed WHERE "status" = 'RUNNING' AND "lockedUntil" > ${at(claim.now)}),
+      busy_group AS (SELECT g, count(*) AS n FROM running GROUP BY g),
+      busy_target AS (SELECT t, count(*) AS n FROM running GROUP BY t),
+      by_target AS (
+        SELECT k."id", k."runAt", k.g,
+          row_number() OVER (PARTITION BY k.t ORDER BY k."runAt", k."id") + COALESCE(bt.n, 0) AS target_rank
+        FROM keyed k LEFT JOIN busy_target bt ON bt.t = k.t
+        WHERE k."id" NOT IN (SELECT "id" FROM running)
+      ),
+      ranked AS (
+        SELECT c."id", c."runAt",
+          row_number() OVER (PARTITION BY c.g ORDER BY c.target_rank, c."runAt", c."id") + COALESCE(bg.n, 0) AS group_rank
+        FROM by_target c LEFT JOIN busy_group bg ON bg.g = c.g
+        WHERE c.target_rank <= ${caps.perTarget}
+      )
+      SELECT j."id" FROM "Job" j JOIN ranked r ON r."id" = j."id"
+      WHERE r.group_rank <= ${caps.perGroup} AND ${due(claim.now, Prisma.sql`j`)}
+      ORDER BY r.group_rank, r."runAt", r."id"
+      LIMIT ${claim.limit}
+      FOR UPDATE OF j SKIP LOCKED`,
+  );
+}
+
+/** Marks the jobs `candidates` selects (and locks) as this worker's. */
+function take(db: Db, claim: Claim, candidates: Prisma.Sql): Promise<ClaimedJob[]> {
+  return db.$queryRaw<ClaimedJob[]>`
+    WITH chosen AS MATERIALIZED (${candidates})
     UPDATE "Job" AS j
     SET "status" = 'RUNNING', "lockedBy" = ${claim.workerId}, "lockedUntil" = ${at(claim.lockedUntil)},
         "attempts" = j."attempts" + 1
-    FROM due WHERE j."id" = due."id"
+    FROM chosen WHERE j."id" = chosen."id"
     RETURNING j."id", j."queue", j."payload", j."attempts", j."maxAttempts"`;
 }
 

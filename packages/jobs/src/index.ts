@@ -1,3 +1,4 @@
 export { PermanentJobError, type JobContext, type JobHandler } from './handler';
 export { createJobQueue, type EnqueueOptions, type JobQueue } from './queue';
-export { startWorker, type Worker, type WorkerOptions } from './worker';
+export type { Caps } from './claim';
+export { startWorker, type Lane, type Worker, type WorkerOptions } from './worker';

@@ -326,4 +326,72 @@ describe.each(
     expect(await job(id)).toMatchObject({ status: 'RUNNING', attempts: 1, lockedUntil: clock.now(), lastError: null });
     expect(logger.lines).toEqual([]);
   });
+
+  /** A handler that records each payload it starts and holds every job until `release()`. */
+  function holding() {
+    const started: unknown[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const handler: JobHandler = async (payload) => {
+      started.push(payload);
+      await released;
+    };
+    return { started, handler, release };
+  }
+
+  it('runs a lane on slots of its own: jobs of other queues never wait for its busy slots', async () => {
+    const deliveries = holding();
+    const internal: unknown[] = [];
+    const w = worker(
+      { deliver: deliveries.handler, purge: async (payload) => void internal.push(payload) },
+      { concurrency: 1, lanes: [{ queues: ['deliver'], concurrency: 2 }] },
+    );
+    for (let n = 0; n < 5; n++) await queue.enqueue('deliver', { n });
+    clock.advance(SECOND);
+    await queue.enqueue('purge', { n: 'ccv' });
+    const pass = w.runDue();
+    await expect.poll(() => internal).toEqual([{ n: 'ccv' }]);
+    expect(deliveries.started).toEqual([{ n: 0 }, { n: 1 }]);
+    deliveries.release();
+    expect(await pass).toBe(6);
+  });
+
+  it('claims a fair lane round-robin by group, then target, within the caps', async () => {
+    const held = holding();
+    const w = worker({ deliver: held.handler }, { lanes: [{ queues: ['deliver'], concurrency: 4, caps: { perGroup: 2, perTarget: 1 } }] });
+    // Account A floods two endpoints first; account B's two jobs for one endpoint come later.
+    for (let n = 0; n < 20; n++) {
+      await queue.enqueue('deliver', { job: `A${n}` }, { group: 'A', target: `a${n % 2}` });
+      clock.advance(SECOND);
+    }
+    for (let n = 0; n < 2; n++) {
+      await queue.enqueue('deliver', { job: `B${n}` }, { group: 'B', target: 'b' });
+      clock.advance(SECOND);
+    }
+    const pass = w.runDue();
+    try {
+      await expect.poll(() => held.started.length).toBe(3);
+      await sleep(200);
+      // One job per endpoint, at most two per account: B's first job runs beside A's, not after A's twenty.
+      expect(held.started).toEqual([{ job: 'A0' }, { job: 'B0' }, { job: 'A1' }]);
+    } finally {
+      held.release();
+    }
+    expect(await pass).toBe(22);
+  });
+
+  it('postpones the pending jobs of a target that backs off', async () => {
+    const ids = [await queue.enqueue('deliver', {}, { target: 'slow' }), await queue.enqueue('deliver', {}, { target: 'slow' })];
+    const other = await queue.enqueue('deliver', {}, { target: 'fine' });
+    const until = new Date(clock.now().getTime() + 60 * SECOND);
+    expect(await queue.postpone('slow', until)).toBe(2);
+    for (const id of ids) expect(await job(id)).toMatchObject({ status: 'PENDING', runAt: until });
+    expect(await job(other)).toMatchObject({ runAt: clock.now() });
+    const w = worker({ deliver: async () => {} });
+    expect(await w.runDue()).toBe(1);
+    for (const id of ids) expect(await job(id)).toMatchObject({ status: 'PENDING' });
+    clock.advance(60 * SECOND);
+    await w.runDue();
+    for (const id of ids) expect(await job(id)).toMatchObject({ status: 'SUCCEEDED' });
+  });
 });

@@ -18,6 +18,10 @@ export interface EnqueueOptions {
   advance?: boolean;
   /** Runs before the job fails for good (the table's default, 10, when absent). */
   maxAttempts?: number;
+  /** For a lane that claims fairly: whose job this is (an account)… */
+  group?: string;
+  /** …and what it uses (an endpoint). */
+  target?: string;
   /** The caller's interactive transaction: the job exists only if that transaction commits. */
   tx?: Prisma.TransactionClient;
 }
@@ -27,6 +31,8 @@ export interface JobQueue {
   enqueue(queue: string, payload: Prisma.InputJsonValue, opts?: EnqueueOptions): Promise<string>;
   /** Removes the job with this key unless it is running or finished; true when one was removed. */
   cancel(dedupeKey: string, opts?: { tx?: Prisma.TransactionClient }): Promise<boolean>;
+  /** Moves the pending jobs of `target` due before `until` to `until` (a target that backs off); returns how many. */
+  postpone(target: string, until: Date, opts?: { tx?: Prisma.TransactionClient }): Promise<number>;
 }
 
 export function createJobQueue({ db, clock }: { db: Db; clock: Clock }): JobQueue {
@@ -41,9 +47,10 @@ export function createJobQueue({ db, clock }: { db: Db; clock: Clock }): JobQueu
       ? Prisma.sql`DO UPDATE SET "runAt" = EXCLUDED."runAt" WHERE "Job"."status" = 'PENDING' AND "Job"."attempts" = 0 AND "Job"."runAt" > EXCLUDED."runAt"`
       : Prisma.sql`DO NOTHING`;
     const inserted = await sql.$queryRaw<{ id: string }[]>`
-      INSERT INTO "Job" ("id", "queue", "payload", "runAt", "maxAttempts", "dedupeKey", "createdAt")
+      INSERT INTO "Job" ("id", "queue", "payload", "runAt", "maxAttempts", "dedupeKey", "groupKey", "targetKey", "createdAt")
       VALUES (${newId()}, ${queue}, ${JSON.stringify(payload)}::jsonb, ${at(opts.runAt ?? now)},
-              ${opts.maxAttempts ?? Prisma.sql`DEFAULT`}, ${opts.dedupeKey ?? null}, ${at(now)})
+              ${opts.maxAttempts ?? Prisma.sql`DEFAULT`}, ${opts.dedupeKey ?? null}, ${opts.group ?? null}, ${opts.target ?? null},
+              ${at(now)})
       ON CONFLICT ("dedupeKey") ${onConflict}
       RETURNING "id"`;
     if (inserted[0]) return inserted[0].id;
@@ -58,5 +65,11 @@ export function createJobQueue({ db, clock }: { db: Db; clock: Clock }): JobQueu
     return deleted === 1;
   }
 
-  return { enqueue, cancel };
+  async function postpone(target: string, until: Date, opts: { tx?: Prisma.TransactionClient } = {}): Promise<number> {
+    return (opts.tx ?? db).$executeRaw`
+      UPDATE "Job" SET "runAt" = ${at(until)}
+      WHERE "targetKey" = ${target} AND "status" = 'PENDING' AND "runAt" < ${at(until)}`;
+  }
+
+  return { enqueue, cancel, postpone };
 }

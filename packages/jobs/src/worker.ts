@@ -2,7 +2,7 @@ import { hostname } from 'node:os';
 import { newId, type Clock, type Logger } from '@gateway/core';
 import type { Db } from '@gateway/db';
 import { retryDelayMs } from './backoff';
-import { claimJobs, extendLease, finishJob, type ClaimedJob, type Outcome } from './claim';
+import { claimJobs, extendLease, finishJob, type Caps, type ClaimedJob, type Outcome } from './claim';
 import { PermanentJobError, type JobContext, type JobHandler } from './handler';
 
 export interface WorkerOptions {
@@ -11,8 +11,13 @@ export interface WorkerOptions {
   logger: Logger;
   /** One handler per queue; the worker claims jobs of these queues only. */
   handlers: Record<string, JobHandler>;
-  /** Jobs run at once (default 4). */
+  /** Jobs of queues in no lane run at once (default 4). */
   concurrency?: number;
+  /**
+   * Queues whose jobs run apart, each lane with slots and claims of its own: a lane's jobs never
+   * wait for another lane's slots (e.g. webhook deliveries apart from internal work).
+   */
+  lanes?: Lane[];
   /** How long a claim lasts unless renewed; a dead worker's jobs are taken over after it (default 30 s). */
   leaseMs?: number;
   /** Wall-clock pause before each look for due jobs while idle, the first one included (default 1 s). */
@@ -35,6 +40,14 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
+export interface Lane {
+  queues: string[];
+  /** Jobs of this lane run at once. */
+  concurrency: number;
+  /** Claim round-robin by group and target with these caps, rather than oldest first (claim.ts). */
+  caps?: Caps;
+}
+
 const MAX_ERROR_LENGTH = 500;
 /** How long stop() lets aborted handlers end before it hands their jobs back. */
 const ABORT_GRACE_MS = 1_000;
@@ -45,7 +58,14 @@ export function startWorker(options: WorkerOptions): Worker {
   const leaseMs = options.leaseMs ?? 30_000;
   const pollMs = options.pollMs ?? 1_000;
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
-  const queues = Object.keys(handlers);
+  const laned = new Set(options.lanes?.flatMap((lane) => lane.queues));
+  const lanes = [
+    { queues: Object.keys(handlers).filter((queue) => !laned.has(queue)), concurrency },
+    ...(options.lanes ?? []).map((lane) => ({ ...lane, queues: lane.queues.filter((queue) => queue in handlers) })),
+  ]
+    .filter((lane) => lane.queues.length > 0)
+    .map((lane) => ({ ...lane, running: 0 }));
+  type RunningLane = (typeof lanes)[number];
   const running = new Map<Promise<void>, { job: ClaimedJob; abort: AbortController }>();
   const stopped = new Error('Worker stopped');
   const wakers = new Set<() => void>();
@@ -71,10 +91,12 @@ export function startWorker(options: WorkerOptions): Worker {
   async function pass(): Promise<number> {
     let started = 0;
     for (;;) {
-      if (!stopping && running.size < concurrency) {
-        const limit = concurrency - running.size;
-        const jobs = await claimJobs(db, { queues, limit, workerId, now: clock.now(), lockedUntil: later(leaseMs) });
-        jobs.forEach(start);
+      for (const lane of lanes) {
+        if (stopping || lane.running >= lane.concurrency) continue;
+        const { queues, caps } = lane;
+        const limit = lane.concurrency - lane.running;
+        const jobs = await claimJobs(db, { queues, limit, caps, workerId, now: clock.now(), lockedUntil: later(leaseMs) });
+        for (const job of jobs) start(job, lane);
         started += jobs.length;
       }
       if (running.size === 0) return started;
@@ -89,9 +111,11 @@ export function startWorker(options: WorkerOptions): Worker {
     return next;
   }
 
-  function start(job: ClaimedJob): void {
+  function start(job: ClaimedJob, lane: RunningLane): void {
     const abort = new AbortController();
+    lane.running += 1;
     const done = run(job, abort).finally(() => {
+      lane.running -= 1;
       running.delete(done);
       wake();
     });

@@ -13,6 +13,7 @@ const SECTIONS = [
   { href: '/payment-links', label: 'Payment links' },
   { href: '/batches', label: 'Batches' },
   { href: '/providers', label: 'Providers' },
+  { href: '/webhooks', label: 'Webhooks' },
   { href: '/api-keys', label: 'API keys' },
 ];
 

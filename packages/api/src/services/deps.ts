@@ -29,6 +29,12 @@ export interface ServiceConfig {
   webhookTimeoutMs?: number;
   /** Abuse limits: public-key calls and declines, failed sign-ins (GATEWAY_RATE_LIMITS; default DEFAULT_LIMITS). */
   limits?: Limits;
+  /** Webhook deliveries in flight at once in this process, apart from other jobs (default 16). */
+  webhookConcurrency?: number;
+  /** Active webhook subscriptions an account may have (default 100). */
+  webhookSubscriptionsPerAccount?: number;
+  /** How long finished idempotency keys and webhook events (with their delivery logs) are kept (docs/operations.md). */
+  retention?: { idempotencyKeysMs?: number; webhookEventsMs?: number };
   /** Rates that carry a provider's fixed fees into other currencies (GATEWAY_EXCHANGE_RATES; default none). */
   exchangeRates?: ExchangeRates;
   /** How long a capture, void or refund may wait for its provider notification before staff see it listed (default 60). */

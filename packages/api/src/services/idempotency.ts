@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { ApiError, ERROR_NAMES, type ErrorName } from '@gateway/core';
 import type { Prisma } from '@gateway/db';
 import type { Dependencies } from './deps';
+import { deleteInBatches } from './prune';
 
 /**
  * Idempotency-Key handling for POSTs that create. The first request with a key claims it
@@ -10,7 +11,7 @@ import type { Dependencies } from './deps';
  * refused (422), and a duplicate that arrives while the first still runs is refused (409)
  * rather than run twice. After a server error (5xx) the key stays claimed: money may have moved.
  * The maintenance sweep releases such keys once abandoned charges have been reversed
- * (RELEASE_AFTER_MS), and forgets finished keys after RETAIN_MS.
+ * (RELEASE_AFTER_MS), and forgets finished keys after their retention (GATEWAY_IDEMPOTENCY_RETENTION_HOURS).
  *
  * The fingerprint is an HMAC under a key derived from the master keyring, never a plain hash: a
  * request body holds card data, and a plain hash of it could be brute-forced from the masked card.
@@ -41,8 +42,9 @@ function stableJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** Finished keys are answered for a day, as payment APIs commonly do. */
-const RETAIN_MS = 24 * 60 * 60_000;
+/** Finished keys are answered for a day by default, as payment APIs commonly do. */
+export const DEFAULT_IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60_000;
+const PRUNE_BATCH = 1_000;
 /** Longer than a charge can take, and than the sweep needs to reverse an abandoned one. */
 const RELEASE_AFTER_MS = 5 * 60_000;
 
@@ -76,7 +78,7 @@ export function createIdempotencyService({ db, clock, config }: Dependencies) {
       if (key.length > 255) throw new ApiError('ValidationError', { details: { 'Idempotency-Key': 'At most 255 characters' } });
       const print = current(request, input);
       const { count } = await db.idempotencyKey.createMany({
-        data: [{ accountId, key, fingerprint: print, state: 'IN_PROGRESS' }],
+        data: [{ accountId, key, fingerprint: print, state: 'IN_PROGRESS', createdAt: clock.now() }],
         skipDuplicates: true,
       });
       if (count === 1) return { kind: 'new' };
@@ -111,14 +113,20 @@ export function createIdempotencyService({ db, clock, config }: Dependencies) {
       });
     },
 
-    /** Releases keys abandoned after a server error or a crash, and forgets old finished ones. */
+    /** Releases keys abandoned after a server error or a crash, and forgets old finished ones, in batches. */
     async sweep(): Promise<number> {
       const now = clock.now().getTime();
-      const [abandoned, expired] = await Promise.all([
-        db.idempotencyKey.deleteMany({ where: { state: 'IN_PROGRESS', createdAt: { lt: new Date(now - RELEASE_AFTER_MS) } } }),
-        db.idempotencyKey.deleteMany({ where: { state: 'COMPLETED', createdAt: { lt: new Date(now - RETAIN_MS) } } }),
-      ]);
-      return abandoned.count + expired.count;
+      const retainMs = config.retention?.idempotencyKeysMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS;
+      const older = (state: 'IN_PROGRESS' | 'COMPLETED', ms: number) =>
+        deleteInBatches(
+          PRUNE_BATCH,
+          (limit) => db.$executeRaw`
+            DELETE FROM "IdempotencyKey" WHERE ("accountId", "key") IN (
+              SELECT "accountId", "key" FROM "IdempotencyKey"
+              WHERE "state" = ${state}::"IdempotencyState" AND "createdAt" < ${new Date(now - ms).toISOString()}::timestamptz
+              LIMIT ${limit})`,
+        );
+      return (await older('IN_PROGRESS', RELEASE_AFTER_MS)) + (await older('COMPLETED', retainMs));
     },
   };
 }

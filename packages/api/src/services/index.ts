@@ -42,6 +42,7 @@ export function createServices(deps: Dependencies) {
   const maintenance = createMaintenance(deps, [
     { name: 'abandoned charges', run: charges.sweepAbandoned },
     { name: 'idempotency keys', run: idempotency.sweep },
+    { name: 'webhook events', run: webhooks.prune },
     { name: 'staff sessions', run: staff.sweep },
     { name: 'provider notifications', run: charges.notifications.sweep },
   ]);
@@ -65,6 +66,8 @@ export function createServices(deps: Dependencies) {
     dashboard: createDashboardService(deps),
     webhooks,
     maintenance,
+    /** Queues that run in lanes of their own (webhook deliveries), for the gateway's worker. */
+    jobLanes: [webhooks.jobLane],
     /** Every background queue's handler, for the gateway's worker. */
     jobHandlers: {
       ...charges.jobHandlers,

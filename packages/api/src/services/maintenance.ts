@@ -1,10 +1,12 @@
 import type { JobHandler } from '@gateway/jobs';
 import type { Dependencies } from './deps';
+import { deleteInBatches } from './prune';
 
 export const MAINTENANCE_QUEUE = 'maintenance.sweep';
 const EVERY_MS = 60_000;
 /** Finished jobs are kept this long for inspection, then deleted. */
 const KEEP_FINISHED_JOBS_MS = 7 * 24 * 60 * 60_000;
+const PRUNE_BATCH = 1_000;
 
 export interface Sweep {
   name: string;
@@ -25,12 +27,15 @@ export function createMaintenance({ db, clock, logger, jobs }: Dependencies, swe
 
   const finishedJobs: Sweep = {
     name: 'finished jobs',
-    run: async () =>
-      (
-        await db.job.deleteMany({
-          where: { status: { in: ['SUCCEEDED', 'FAILED'] }, finishedAt: { lt: new Date(clock.now().getTime() - KEEP_FINISHED_JOBS_MS) } },
-        })
-      ).count,
+    run: () => {
+      const before = new Date(clock.now().getTime() - KEEP_FINISHED_JOBS_MS);
+      return deleteInBatches(
+        PRUNE_BATCH,
+        (limit) => db.$executeRaw`
+          DELETE FROM "Job" WHERE "id" IN (
+            SELECT "id" FROM "Job" WHERE "status" IN ('SUCCEEDED', 'FAILED') AND "finishedAt" < ${before.toISOString()}::timestamptz LIMIT ${limit})`,
+      );
+    },
   };
 
   const run: JobHandler = async () => {

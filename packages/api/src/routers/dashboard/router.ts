@@ -3,6 +3,7 @@ import { checkProviderCredentials } from './check-credentials';
 import { providerNotifications } from './provider-notifications';
 import { simulatedLatency } from './simulated-latency';
 import { stats } from './stats';
+import { webhookEndpoints } from './webhook-endpoints';
 
 /** Read models of the dashboard (tRPC only). */
-export const dashboardRouter = router({ stats, simulatedLatency, providerNotifications, checkProviderCredentials });
+export const dashboardRouter = router({ stats, simulatedLatency, providerNotifications, checkProviderCredentials, webhookEndpoints });

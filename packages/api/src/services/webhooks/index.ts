@@ -1,7 +1,7 @@
 import type { Prisma } from '@gateway/db';
 import type { WebhookType } from '../../schemas/webhook';
 import type { Dependencies } from '../deps';
-import { createDeliveryHandler, DELIVERY_QUEUE } from './delivery';
+import { createDeliveryHandler, DELIVERY_QUEUE, deliveryLane } from './delivery';
 import { createDeliveryLog } from './log';
 import { createOutbox } from './outbox';
 import { createSigningKeys } from './signing';
@@ -35,9 +35,12 @@ export function createWebhookService(deps: Dependencies) {
     getSubscription: subscriptions.get,
     removeSubscription: subscriptions.remove,
     searchSubscriptions: subscriptions.search,
+    endpoints: subscriptions.endpoints,
     event: log.event,
     searchDeliveries: log.deliveries,
+    prune: log.prune,
     jobHandlers: { [DELIVERY_QUEUE]: createDeliveryHandler(deps, signing) },
+    jobLane: deliveryLane(deps.config.webhookConcurrency),
   };
 }
 

@@ -3,6 +3,12 @@ import type { Account, Prisma, WebhookDelivery, WebhookEvent } from '@gateway/db
 import type { WebhookDeliveryView, WebhookEventView, WebhookType } from '../../schemas/webhook';
 import { dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
+import { deleteInBatches } from '../prune';
+
+/** Events, with their deliveries and attempt logs, are kept 30 days by default. */
+export const DEFAULT_WEBHOOK_RETENTION_MS = 30 * 24 * 60 * 60_000;
+/** Events per statement: each takes its deliveries and their attempts along (ON DELETE CASCADE). */
+const PRUNE_BATCH = 200;
 
 export interface WebhookDeliverySearch {
   resourceId?: string;
@@ -39,8 +45,22 @@ function toDeliveryView(delivery: WebhookDelivery, event: Pick<WebhookEvent, key
 }
 
 /** The delivery log: what was sent where, each attempt's outcome, and when the next one comes. */
-export function createDeliveryLog({ db }: Dependencies) {
+export function createDeliveryLog({ db, clock, config }: Dependencies) {
   return {
+    /** Deletes events older than their retention whose deliveries are all finished, with those deliveries and attempts. */
+    prune(): Promise<number> {
+      const before = new Date(clock.now().getTime() - (config.retention?.webhookEventsMs ?? DEFAULT_WEBHOOK_RETENTION_MS));
+      return deleteInBatches(
+        PRUNE_BATCH,
+        (limit) => db.$executeRaw`
+          DELETE FROM "WebhookEvent" WHERE "id" IN (
+            SELECT e."id" FROM "WebhookEvent" e
+            WHERE e."createdAt" < ${before.toISOString()}::timestamptz
+              AND NOT EXISTS (SELECT 1 FROM "WebhookDelivery" d WHERE d."eventId" = e."id" AND d."status" = 'PENDING')
+            LIMIT ${limit})`,
+      );
+    },
+
     /** The event (by its messageId) with every delivery and attempt. */
     async event(account: Account, messageId: string): Promise<WebhookEventView> {
       const event = await db.webhookEvent.findFirst({

@@ -3,7 +3,7 @@ import type { Prisma } from '@gateway/db';
 import type { WebhookType } from '../../schemas/webhook';
 import type { Dependencies } from '../deps';
 import { sealAuthorization, type Webhook } from './authorization';
-import { DELIVERY_QUEUE } from './delivery';
+import { enqueueAttempt } from './delivery';
 import type { WebhookSubscriptions } from './subscriptions';
 
 /** A change to report, as the service that made it describes it (see docs/webhooks.md for event types). */
@@ -45,20 +45,31 @@ export function createOutbox({ clock, config, jobs }: Dependencies, subscription
           createdAt: clock.now(),
         },
       });
-      const deliveries: Prisma.WebhookDeliveryCreateManyInput[] = subscribed.map((s) => ({
+      const now = clock.now();
+      // A failing endpoint's first attempt waits for the end of its pause.
+      const deliveries: Array<Prisma.WebhookDeliveryCreateManyInput & { nextAttemptAt: Date }> = subscribed.map((s) => ({
         id: newId(),
         eventId,
         subscriptionId: s.id,
         url: s.url,
+        nextAttemptAt: s.pausedUntil && s.pausedUntil > now ? s.pausedUntil : now,
+        createdAt: now,
       }));
       if (event.webhook) {
         const id = newId();
         const { url, authorization } = event.webhook;
-        deliveries.push({ id, eventId, url, ...sealAuthorization(config.keyring, 'WebhookDelivery', id, authorization) });
+        const sealed = sealAuthorization(config.keyring, 'WebhookDelivery', id, authorization);
+        deliveries.push({ id, eventId, url, nextAttemptAt: now, createdAt: now, ...sealed });
       }
-      const now = clock.now();
-      await tx.webhookDelivery.createMany({ data: deliveries.map((d) => ({ ...d, nextAttemptAt: now, createdAt: now })) });
-      for (const { id } of deliveries) await jobs.enqueue(DELIVERY_QUEUE, { deliveryId: id }, { tx, runAt: now });
+      await tx.webhookDelivery.createMany({ data: deliveries });
+      for (const d of deliveries) {
+        await enqueueAttempt(
+          jobs,
+          tx,
+          { id: d.id, subscriptionId: d.subscriptionId ?? null, url: d.url, accountId: event.accountId },
+          d.nextAttemptAt,
+        );
+      }
     },
   };
 }

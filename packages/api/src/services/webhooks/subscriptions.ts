@@ -4,7 +4,7 @@ import type { WebhookSubscriptionView, WebhookType } from '../../schemas/webhook
 import { dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { sealAuthorization } from './authorization';
-import { SUBSCRIPTION_REMOVED } from './delivery';
+import { FAILING_AFTER, SUBSCRIPTION_REMOVED } from './delivery';
 import { refusedTarget } from './outbound';
 
 export interface NewWebhookSubscription {
@@ -22,12 +22,25 @@ export interface WebhookSubscriptionSearch {
   skip?: number;
 }
 
+/** A subscription as staff see it: failing from FAILING_AFTER failed attempts in a row, and paused (backing off) until a time. */
+export interface WebhookEndpointHealth {
+  webhookSubscriptionId: string;
+  url: string;
+  types: string[];
+  failing: boolean;
+  failures: number;
+  failingSince: string | null;
+  pausedUntil: string | null;
+}
+
 /** Active subscriptions as `record` needs them: no secrets (a delivery reads the authorization when it is sent). */
-export type ActiveSubscription = Pick<WebhookSubscription, 'id' | 'url' | 'types'>;
+export type ActiveSubscription = Pick<WebhookSubscription, 'id' | 'url' | 'types' | 'pausedUntil'>;
 
 /** How long a process trusts the subscriptions it read for an account; its own changes apply at once. */
 const CACHE_MS = 5_000;
 const CACHE_SIZE = 10_000;
+/** Active subscriptions per account unless configured (GATEWAY_WEBHOOK_SUBSCRIPTIONS_PER_ACCOUNT). */
+export const DEFAULT_SUBSCRIPTIONS_PER_ACCOUNT = 100;
 
 function toView(row: WebhookSubscription): WebhookSubscriptionView {
   return {
@@ -63,7 +76,7 @@ export function createWebhookSubscriptions({ db, clock, config }: Dependencies) 
       if (!fresh && cached && cached.until > now) return cached.subscriptions;
       const subscriptions = await tx.webhookSubscription.findMany({
         where: { accountId, dateRemoved: null },
-        select: { id: true, url: true, types: true },
+        select: { id: true, url: true, types: true, pausedUntil: true },
       });
       if (cache.size >= CACHE_SIZE) cache.clear();
       cache.set(accountId, { until: now + CACHE_MS, subscriptions });
@@ -74,15 +87,26 @@ export function createWebhookSubscriptions({ db, clock, config }: Dependencies) 
       const refused = config.allowPrivateWebhooks ? undefined : await refusedTarget(input.url);
       if (refused) throw new ApiError('ValidationError', { message: 'Invalid webhook URL', details: { url: refused } });
       const id = newId();
-      const row = await db.webhookSubscription.create({
-        data: {
-          id,
-          accountId: account.id,
-          url: input.url,
-          types: [...new Set(input.types)],
-          ...sealAuthorization(config.keyring, 'WebhookSubscription', id, input.authorization),
-          createdDate: clock.now(),
-        },
+      const max = config.webhookSubscriptionsPerAccount ?? DEFAULT_SUBSCRIPTIONS_PER_ACCOUNT;
+      const row = await db.$transaction(async (tx) => {
+        // The account's row lock: concurrent creations count one after another.
+        await tx.$queryRaw`SELECT 1 FROM "Account" WHERE "id" = ${account.id} FOR UPDATE`;
+        if ((await tx.webhookSubscription.count({ where: { accountId: account.id, dateRemoved: null } })) >= max) {
+          throw new ApiError('ValidationError', {
+            message: `An account may have at most ${max} webhook subscriptions: remove one first`,
+            details: { url: `At most ${max} active webhook subscriptions per account` },
+          });
+        }
+        return tx.webhookSubscription.create({
+          data: {
+            id,
+            accountId: account.id,
+            url: input.url,
+            types: [...new Set(input.types)],
+            ...sealAuthorization(config.keyring, 'WebhookSubscription', id, input.authorization),
+            createdDate: clock.now(),
+          },
+        });
       });
       cache.delete(account.id);
       return toView(row);
@@ -106,6 +130,23 @@ export function createWebhookSubscriptions({ db, clock, config }: Dependencies) 
       ]);
       cache.delete(account.id);
       return toView(await db.webhookSubscription.findUniqueOrThrow({ where: { id: row.id } }));
+    },
+
+    /** Active subscriptions with their endpoint's health, for staff (the dashboard): newest first. */
+    async endpoints(account: Pick<Account, 'id'>): Promise<WebhookEndpointHealth[]> {
+      const rows = await db.webhookSubscription.findMany({
+        where: { accountId: account.id, dateRemoved: null },
+        orderBy: [{ createdDate: 'desc' }, { id: 'desc' }],
+      });
+      return rows.map((row) => ({
+        webhookSubscriptionId: row.id,
+        url: row.url,
+        types: row.types,
+        failing: row.failures >= FAILING_AFTER,
+        failures: row.failures,
+        failingSince: row.failingSince?.toISOString() ?? null,
+        pausedUntil: row.pausedUntil?.toISOString() ?? null,
+      }));
     },
 
     /** Active subscriptions, newest first (Sort/SortBy None and Date both mean that). */

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { card, VISA } from './harness';
+import { webhookTestbed } from './webhook-receiver';
+
+/**
+ * Retention: the maintenance sweep forgets finished idempotency keys and webhook events (with their
+ * deliveries and attempt logs) once older than their configured periods, in bounded batches, and
+ * keeps recent ones. Time is a clock the test moves; the sweep runs as the worker's job.
+ */
+const HOUR = 60 * 60_000;
+const DAY = 24 * HOUR;
+const bed = webhookTestbed({ retention: { idempotencyKeysMs: 2 * HOUR, webhookEventsMs: 2 * DAY } });
+
+describe('the maintenance sweep', () => {
+  it('prunes idempotency keys and webhook events past their retention, and keeps recent ones', async () => {
+    const db = bed.t.gateway.database.prisma;
+    const { a } = await bed.subscribedAccount('/kept', ['Customer']);
+    const customer = (key: string) =>
+      a.api.post('/customer/card', { providerId: a.providerIds[0], paymentInformation: card(VISA) }, { 'Idempotency-Key': key });
+    const old = await customer('old');
+    expect(old.status).toBe(201);
+    await bed.drain();
+    const oldEvent = await db.webhookEvent.findFirstOrThrow({
+      where: { resourceId: String(old.body.customerId) },
+      include: { deliveries: true },
+    });
+    expect(oldEvent.deliveries).toMatchObject([{ status: 'DELIVERED' }]);
+    // A backlog bigger than one batch: old finished keys of another client.
+    await db.$executeRaw`
+      INSERT INTO "IdempotencyKey" ("accountId", "key", "fingerprint", "state", "responseStatus", "responseBody", "createdAt")
+      SELECT ${a.accountId}, 'backlog-' || n, 'x', 'COMPLETED', 200, '{}'::jsonb, ${new Date(bed.clock.now().getTime() - HOUR).toISOString()}::timestamptz
+      FROM generate_series(1, 2500) AS n`;
+
+    // 3 hours on: the keys are past their 2 hours, the event is within its 2 days.
+    await bed.advance(3 * HOUR);
+    const recent = await customer('recent');
+    expect(recent.status).toBe(201);
+    await bed.advance(2 * 60_000);
+    const keys = await db.idempotencyKey.findMany({ where: { accountId: a.accountId }, select: { key: true } });
+    expect(keys.map((k) => k.key)).toEqual(['recent']);
+    expect(await db.webhookEvent.count({ where: { id: oldEvent.id } })).toBe(1);
+    // A replay of the forgotten key is a new request; of the recent one, the same answer.
+    expect((await customer('recent')).body).toEqual(recent.body);
+    expect((await customer('old')).body.customerId).not.toBe(old.body.customerId);
+
+    // 2 days on: the first event goes with its delivery and attempt log; the recent one stays.
+    await bed.advance(2 * DAY - 2 * HOUR);
+    expect(await db.webhookEvent.count({ where: { id: oldEvent.id } })).toBe(0);
+    expect(await db.webhookDelivery.count({ where: { eventId: oldEvent.id } })).toBe(0);
+    expect(await db.webhookAttempt.count({ where: { deliveryId: oldEvent.deliveries[0]!.id } })).toBe(0);
+    expect(await db.webhookEvent.count({ where: { resourceId: String(recent.body.customerId) } })).toBe(1);
+    expect((await a.api.get(`/webhook/event/${oldEvent.id}`)).status).toBe(404);
+  });
+});
