@@ -105,6 +105,9 @@ describe('containsCardNumber', () => {
       '555555555555444', // a Mastercard prefix, 15 digits
       'invoice 2026-11-23 12:00',
       '99999999999999999999999999',
+      // UUIDs whose digit runs, taken alone, would pass as card numbers: ids, not cards.
+      'cb38f6c6-27b1-4c43-8031-0323136f66eb',
+      'method d5652c44-FA48-4167-8988-109f186c9f5c',
     ]) {
       expect(containsCardNumber(text), text).toBe(false);
     }
