@@ -9,7 +9,7 @@ async function savedCard(cardNumber: string): Promise<string> {
   const api = await merchantApi();
   const response = await api.post('/customer/card', {
     data: {
-      email: `batch.${cardNumber}.${run}@example.com`,
+      email: `batch.${cardNumber.slice(-4)}.${run}@example.com`,
       providerId: demo.providers[0]?.providerId,
       paymentInformation: { cardNumber, expiryDate: '12/30', ccv: '123', cardholder: 'Batch Payer' },
     },
