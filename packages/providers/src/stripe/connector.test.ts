@@ -7,6 +7,7 @@ import type { AuthoriseRequest, ProviderConnector, ReverseRequest } from '../con
 import { CVC, EXPIRY, modification, payment, TEST_CARDS } from './scenarios.js';
 import { failureOf, valueOf } from '../testing.js';
 import { connectorTo, received, startStripe } from './testing.js';
+import { toStripeAmount } from './currencies.js';
 import { STRIPE } from './type.js';
 
 // What the connector sends the fake Stripe, and how it copes with timeouts, lost answers and errors.
@@ -94,6 +95,27 @@ describe('what Stripe receives', () => {
       expect(valueOf(await connector.authorise(req)).amount).toBe(amount);
       expect(intentsOf(req.idempotencyKey)[0]).toMatchObject({ amount: sent, currency: currency.toLowerCase() });
     }
+  });
+});
+
+describe('amounts beyond Stripe’s maximum (eight digits; IDR twelve)', () => {
+  it('takes the largest, and refuses one more with invalid_amount before calling Stripe, in authorise, capture and refund', async () => {
+    expect([toStripeAmount('USD', 99_999_999n), toStripeAmount('USD', 100_000_000n)]).toEqual([99_999_999n, undefined]);
+    expect([toStripeAmount('JPY', 99_999_999n), toStripeAmount('JPY', 100_000_000n)]).toEqual([99_999_999n, undefined]);
+    expect([toStripeAmount('IDR', 999_999_999_999n), toStripeAmount('IDR', 1_000_000_000_000n)]).toEqual([999_999_999_999n, undefined]);
+    // Beyond what Number holds exactly: never sent as a rounded number.
+    expect(toStripeAmount('USD', 2n ** 60n)).toBeUndefined();
+
+    const auth = valueOf(await connector.authorise(payment(card(), { capture: false })));
+    const before = fake.requests.length;
+    const tooMuch = 100_000_000n;
+    const refused = [
+      await connector.authorise(payment(card(), { amount: tooMuch })),
+      await connector.capture(modification(auth.providerChargeId, tooMuch)),
+      await connector.refund(modification(auth.providerChargeId, tooMuch)),
+    ];
+    for (const result of refused) expect(failureOf(result)).toMatchObject({ category: 'invalid_amount', gatewayCode: 'AMOUNT' });
+    expect(fake.requests.length).toBe(before);
   });
 });
 
