@@ -3,9 +3,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFakeStripe, type FakeStripe } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthoriseRequest, ProviderConnector, ReverseRequest } from '../connector.js';
+import type { ProviderConnector } from '../connector.js';
 import { CVC, EXPIRY, modification, payment, TEST_CARDS } from './scenarios.js';
-import { failureOf, valueOf } from '../testing.js';
+import { failureOf, kept, valueOf } from '../testing.js';
 import { connectorTo, received, startStripe } from './testing.js';
 import { toStripeAmount } from './currencies.js';
 import { STRIPE } from './type.js';
@@ -28,14 +28,6 @@ afterAll(() => fake.close());
 const card = (number: string = TEST_CARDS.visa.number) =>
   ({ type: 'card', card: { number, ...EXPIRY, cvc: CVC, cardholder: 'Ada Lovelace' } }) as const;
 const intentsOf = (key: string) => fake.paymentIntents().filter((pi) => (pi.metadata as Record<string, string>).attempt === key);
-
-/** An authorise request that keeps what the connector hands to `keep`, as the gateway does. */
-function kept(req: AuthoriseRequest): { req: AuthoriseRequest; reverse: () => ReverseRequest } {
-  let providerData: Record<string, string> | undefined;
-  const withKeep = { ...req, keep: async (data: Record<string, string>) => void (providerData = data) };
-  const { source: _source, keep: _keep, ...parameters } = withKeep;
-  return { req: withKeep, reverse: () => ({ ...parameters, providerData }) };
-}
 
 describe('what Stripe receives', () => {
   it('creates a payment method, then a confirmed payment intent, each under its own key', async () => {
