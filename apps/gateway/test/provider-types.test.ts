@@ -106,6 +106,25 @@ describe('POST /provider with a real provider type', () => {
     expect(kept.body.authenticationParameters).toEqual({ SecretKey: '********', WebhookSecret: '********' });
   });
 
+  it('refuses a PUT that changes the type or the environment, naming the field; the same values pass', async () => {
+    const created = await add({ type: 'stripe', authenticationParameters: { SecretKey: STRIPE_KEY } });
+    const id = String(created.body.providerId);
+    for (const [field, value] of [
+      ['type', 'adyen'],
+      ['type', 'dummy'],
+      ['environment', 'PRODUCTION'],
+    ] as const) {
+      const { status, body } = await a.api.put(`/provider/${id}`, { [field]: value, name: 'Renamed' });
+      expect(status, JSON.stringify(body)).toBe(400);
+      expect(body).toMatchObject({ code: 90, details: { [field]: expect.stringContaining('cannot change') } });
+    }
+    const same = await a.api.put(`/provider/${id}`, { type: 'Stripe', environment: 'SANDBOX', name: 'Renamed' });
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body).toMatchObject({ type: 'stripe', environment: 'SANDBOX', name: 'Renamed' });
+    const stored = await a.api.get(`/provider/${id}`);
+    expect(stored.body).toMatchObject({ type: 'stripe', environment: 'SANDBOX', name: 'Renamed' });
+  });
+
   it('answers an unknown type with code 100 and the supported list', async () => {
     const { status, body } = await add({ type: 'paypal' });
     expect(status).toBe(400);

@@ -77,3 +77,41 @@ describe.each<RealType>(['stripe', 'adyen'])('a lost answer from %s', (type) => 
     expect(real().payments(id)).toEqual([expect.objectContaining({ captured: 1000, refunded: 600 })]);
   });
 });
+
+describe('a stripe charge abandoned for more than a day', () => {
+  it('is logged for staff at every sweep while Stripe refuses its reversal, and failed once Stripe takes it', async () => {
+    const stripe = fakes.of('stripe');
+    const a = await createAccount(t, [stripe.newProvider()]);
+    const { status, body } = await a.api.post('/charge/card', {
+      amount: 10,
+      currency: 'EUR',
+      providerId: a.providerIds[0],
+      capture: false,
+      paymentInformation: stripe.card(),
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    const chargeId = String(body.chargeId);
+    // The process that made it died before answering, a day ago (the gateway was down over a weekend).
+    await t.gateway.database.prisma.charge.update({
+      where: { id: chargeId },
+      data: { status: 'PROCESSING', dateAdded: new Date(clock.now().getTime() - 25 * 3_600_000) },
+    });
+    const sweep = () => t.gateway.services.charges.sweepAbandoned();
+    const unresolved = () =>
+      t.logs.filter((line) => line.includes('abandoned charge still not reversed after 24 h') && line.includes(chargeId));
+
+    fakes.stripe.failNext({ method: 'POST', path: /\/cancel$/ }, { status: 500, remember: false });
+    expect(await sweep()).toBe(0);
+    const row = () => t.gateway.database.prisma.charge.findUniqueOrThrow({ where: { id: chargeId } });
+    expect(await row()).toMatchObject({ status: 'PROCESSING' });
+    expect(stripe.payments(chargeId)).toHaveLength(1);
+    expect(unresolved()).toHaveLength(1);
+    expect(unresolved()[0]).toContain('"level":50');
+
+    expect(await sweep()).toBe(1);
+    expect(await row()).toMatchObject({ status: 'FAILED' });
+    expect(stripe.payments(chargeId)).toEqual([]);
+    expect(unresolved()).toHaveLength(1);
+    expect(stripe.violations()).toEqual([]);
+  });
+});

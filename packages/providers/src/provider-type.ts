@@ -72,6 +72,8 @@ export interface ConnectorOptions {
   environment: Environment;
   /** The provider's checked authenticationParameters, by canonical name. */
   parameters: Readonly<Record<string, string>>;
+  /** The connector's clock, in milliseconds (default Date.now): how old an attempt is when reversed. */
+  now?: () => number;
   /** The simulated acquirer's own behaviour (dummy only). */
   simulation?: { latency: { minMs: number; maxMs: number }; settlementDelayMs: number };
 }

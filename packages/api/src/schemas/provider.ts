@@ -61,8 +61,16 @@ export const newProviderInput = z.object({
 });
 export type NewProviderInput = z.infer<typeof newProviderInput>;
 
-/** PUT: every field optional, absent = unchanged. */
-export const providerChangesInput = z.object(providerFields).partial();
+/** PUT: every field optional, absent = unchanged; type and environment may be sent only as they are. */
+export const providerChangesInput = z
+  .object({
+    type: z.string().max(50).meta({ description: 'Cannot change: a different type answers 90 (create a new provider instead)' }),
+    environment: z
+      .enum(['SANDBOX', 'PRODUCTION'])
+      .meta({ description: 'Cannot change: a different environment answers 90 (create a new provider instead)' }),
+    ...providerFields,
+  })
+  .partial();
 export type ProviderChanges = z.infer<typeof providerChangesInput>;
 
 /** What answers show for every authenticationParameters value. */

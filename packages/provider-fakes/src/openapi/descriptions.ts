@@ -18,7 +18,7 @@ const INTEGRITY = 'sha512-KNwaKEo+m5ahl0MdlfKOC6+e3oTpI0v5y4EX9uadfBsrUyXSTGg/k3
 export const DESCRIPTIONS = {
   /** Stripe's spec3, a 2023 snapshot (OpenAPI 3.0). */
   stripe: 'api/stripe.com.json',
-  /** Adyen Checkout API v71 (an older copy: no /storedPaymentMethods). */
+  /** Adyen Checkout API v71 (an older copy: /storedPaymentMethods has GET and DELETE, no POST). */
   adyenCheckout: 'api/adyen.com/CheckoutService-v71.json',
 } as const;
 

@@ -74,6 +74,7 @@ export const IMPLEMENTED = [
   'get /v1/customers/{customer}',
   'post /v1/tokens',
   'post /v1/payment_intents',
+  'get /v1/payment_intents/search',
   'get /v1/payment_intents/{intent}',
   'post /v1/payment_intents/{intent}/capture',
   'post /v1/payment_intents/{intent}/cancel',
@@ -137,6 +138,8 @@ export class StripeBehaviour {
         return this.#createToken(params);
       case 'post /v1/payment_intents':
         return this.#createIntent(params);
+      case 'get /v1/payment_intents/search':
+        return this.#searchIntents(params);
       case 'get /v1/payment_intents/{intent}':
         return this.#withIntent(id, ok);
       case 'post /v1/payment_intents/{intent}/capture':
@@ -265,6 +268,27 @@ export class StripeBehaviour {
     const token = cvcTokenObject(id, this.#created());
     this.#tokens.set(id, { object: token, used: false, cvc });
     return ok(token);
+  }
+
+  /**
+   * Stripe's search, for the one clause the connector sends: `metadata['key']:'value'` (quotes and
+   * backslashes in the value escaped by a backslash). Stripe's index lags by up to a minute; the
+   * fake's does not. Anything else is refused, as Stripe refuses a query it cannot parse.
+   */
+  #searchIntents(params: Json): Answer {
+    const clause = /^metadata\['([^'\\]+)'\]:'((?:[^'\\]|\\.)*)'$/.exec(String(params.query));
+    if (!clause) return invalid('The fake Stripe searches only by one metadata clause', { param: 'query' });
+    const [, key, escaped] = clause;
+    const value = escaped!.replace(/\\(.)/g, '$1');
+    const data = [...this.intents.values()].filter((intent) => (intent.metadata as Json | undefined)?.[key!] === value);
+    const limit = Number(params.limit ?? 10);
+    return ok({
+      object: 'search_result',
+      data: data.slice(0, limit),
+      has_more: data.length > limit,
+      next_page: null,
+      url: '/v1/payment_intents/search',
+    });
   }
 
   #withIntent(id: string, then: (intent: Json) => Answer): Answer {

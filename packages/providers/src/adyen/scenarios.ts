@@ -6,7 +6,7 @@
 import type { FakeAdyen } from '@gateway/provider-fakes';
 import { describe, expect, it } from 'vitest';
 import type { PaymentSource, ProviderConnector } from '../connector.js';
-import { failureOf, valueOf } from '../testing.js';
+import { failureOf, kept, valueOf } from '../testing.js';
 import { REFUSALS } from './codes.js';
 import { attemptKey, card, cardSource, payment, THREE_D_SECURE_CARD, VISA } from './testing.js';
 
@@ -155,6 +155,40 @@ export function adyenScenarios(context: () => ScenarioContext): void {
         await ctx().connector.capture({ providerChargeId: value.providerChargeId, amount: 600n, idempotencyKey: attemptKey() }),
       );
       expect(failure).toMatchObject({ category: 'invalid_request', gatewayCode: 'NO_CURRENCY' });
+    });
+  });
+
+  describe('reverse (an authorise call whose outcome the gateway does not know)', () => {
+    // Sandbox-safe: each reverses a payment made just before, as the gateway would after a timeout.
+    const attempt = async (extra: Parameters<typeof payment>[1] = {}) => {
+      const { req, reverse } = kept(payment(cardSource(), extra));
+      return { reverse, value: valueOf(await ctx().connector.authorise(req)) };
+    };
+
+    it('cancels an authorisation by its pspReference', async () => {
+      const { reverse, value } = await attempt();
+      valueOf(await ctx().connector.reverse(reverse({ providerChargeId: value.providerChargeId })));
+      if (ctx().fake)
+        expect(ctx().fake!.payment(value.providerChargeId)).toMatchObject({
+          cancelled: true,
+          modifications: [{ kind: 'reversal', action: 'cancel', status: 'succeeded' }],
+        });
+    });
+
+    it('refunds a sale by its pspReference', async () => {
+      const { reverse, value } = await attempt({ capture: true });
+      valueOf(await ctx().connector.reverse(reverse({ providerChargeId: value.providerChargeId })));
+      if (ctx().fake) expect(ctx().fake!.payment(value.providerChargeId)).toMatchObject({ captured: 1000, refunded: 1000 });
+    });
+
+    it('cancels by the attempt key as reference when Adyen gave no pspReference (technical cancel)', async () => {
+      const { reverse, value } = await attempt();
+      valueOf(await ctx().connector.reverse(reverse()));
+      if (ctx().fake)
+        expect(ctx().fake!.payment(value.providerChargeId)).toMatchObject({
+          cancelled: true,
+          modifications: [{ kind: 'technicalCancel', status: 'succeeded' }],
+        });
     });
   });
 

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { FakeStripe } from '@gateway/provider-fakes';
+import { startFakeStripe, type FakeStripe } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthoriseRequest, ProviderConnector, ReverseRequest } from '../connector.js';
+import type { ProviderConnector } from '../connector.js';
 import { CVC, EXPIRY, modification, payment, TEST_CARDS } from './scenarios.js';
-import { failureOf, valueOf } from '../testing.js';
+import { failureOf, kept, valueOf } from '../testing.js';
 import { connectorTo, received, startStripe } from './testing.js';
+import { toStripeAmount } from './currencies.js';
+import { STRIPE } from './type.js';
 
 // What the connector sends the fake Stripe, and how it copes with timeouts, lost answers and errors.
 let fake: FakeStripe;
@@ -26,14 +28,6 @@ afterAll(() => fake.close());
 const card = (number: string = TEST_CARDS.visa.number) =>
   ({ type: 'card', card: { number, ...EXPIRY, cvc: CVC, cardholder: 'Ada Lovelace' } }) as const;
 const intentsOf = (key: string) => fake.paymentIntents().filter((pi) => (pi.metadata as Record<string, string>).attempt === key);
-
-/** An authorise request that keeps what the connector hands to `keep`, as the gateway does. */
-function kept(req: AuthoriseRequest): { req: AuthoriseRequest; reverse: () => ReverseRequest } {
-  let providerData: Record<string, string> | undefined;
-  const withKeep = { ...req, keep: async (data: Record<string, string>) => void (providerData = data) };
-  const { source: _source, keep: _keep, ...parameters } = withKeep;
-  return { req: withKeep, reverse: () => ({ ...parameters, providerData }) };
-}
 
 describe('what Stripe receives', () => {
   it('creates a payment method, then a confirmed payment intent, each under its own key', async () => {
@@ -93,6 +87,27 @@ describe('what Stripe receives', () => {
       expect(valueOf(await connector.authorise(req)).amount).toBe(amount);
       expect(intentsOf(req.idempotencyKey)[0]).toMatchObject({ amount: sent, currency: currency.toLowerCase() });
     }
+  });
+});
+
+describe('amounts beyond Stripe’s maximum (eight digits; IDR twelve)', () => {
+  it('takes the largest, and refuses one more with invalid_amount before calling Stripe, in authorise, capture and refund', async () => {
+    expect([toStripeAmount('USD', 99_999_999n), toStripeAmount('USD', 100_000_000n)]).toEqual([99_999_999n, undefined]);
+    expect([toStripeAmount('JPY', 99_999_999n), toStripeAmount('JPY', 100_000_000n)]).toEqual([99_999_999n, undefined]);
+    expect([toStripeAmount('IDR', 999_999_999_999n), toStripeAmount('IDR', 1_000_000_000_000n)]).toEqual([999_999_999_999n, undefined]);
+    // Beyond what Number holds exactly: never sent as a rounded number.
+    expect(toStripeAmount('USD', 2n ** 60n)).toBeUndefined();
+
+    const auth = valueOf(await connector.authorise(payment(card(), { capture: false })));
+    const before = fake.requests.length;
+    const tooMuch = 100_000_000n;
+    const refused = [
+      await connector.authorise(payment(card(), { amount: tooMuch })),
+      await connector.capture(modification(auth.providerChargeId, tooMuch)),
+      await connector.refund(modification(auth.providerChargeId, tooMuch)),
+    ];
+    for (const result of refused) expect(failureOf(result)).toMatchObject({ category: 'invalid_amount', gatewayCode: 'AMOUNT' });
+    expect(fake.requests.length).toBe(before);
   });
 });
 
@@ -209,8 +224,62 @@ describe('timeout, then reverse', () => {
   });
 
   it('cannot replay without the attempt’s parameters', async () => {
-    const failure = failureOf(await connector.reverse({ idempotencyKey: 'k', providerData: { paymentMethod: 'pm_card_visa' } }));
+    const providerData = { paymentMethod: 'pm_card_visa', keptAt: new Date().toISOString() };
+    const failure = failureOf(await connector.reverse({ idempotencyKey: 'k', providerData }));
     expect(failure).toMatchObject({ category: 'invalid_request', gatewayCode: 'REVERSE_PARAMETERS' });
+  });
+});
+
+describe('reverse after Stripe forgot the key (24 h)', () => {
+  // Gateway down over a weekend: the sweep reverses on restart, 25 h after the attempt.
+  let clock = Date.now();
+  let late: FakeStripe;
+  const at = (timeoutMs: number) =>
+    STRIPE.connector({ baseUrl: late.url, timeoutMs, environment: 'SANDBOX', parameters: { SecretKey: late.secretKey }, now: () => clock });
+  beforeAll(async () => {
+    late = await startFakeStripe({ now: () => clock });
+  });
+  afterEach(() => expect(late.violations).toEqual([]));
+  afterAll(() => late.close());
+  const lateIntents = (key: string) => late.paymentIntents().filter((pi) => (pi.metadata as Record<string, string>).attempt === key);
+
+  it.each([
+    [true, 'refunds the payment'],
+    [false, 'cancels the authorisation'],
+  ])('finds the intent by the attempt key instead of replaying (capture %s): %s', async (capture) => {
+    const { req, reverse } = kept(payment(card(), { capture }));
+    late.hangNext({ method: 'POST', path: '/v1/payment_intents' }, { process: true });
+    expect(failureOf(await at(800).authorise(req)).category).toBe('timeout');
+    clock += 25 * 3_600_000;
+    const sent = late.requests.length;
+
+    expect(valueOf(await at(10_000).reverse(reverse()))).toBeUndefined();
+    const calls = late.requests.slice(sent).map((r) => `${r.method} ${r.operation} ${r.status}`);
+    expect(calls[0]).toBe('GET /v1/payment_intents/search 200');
+    expect(calls).not.toContain('POST /v1/payment_intents 200');
+    const intents = lateIntents(req.idempotencyKey);
+    expect(intents).toMatchObject([{ status: capture ? 'succeeded' : 'canceled' }]);
+    const refunds = late.refunds().filter((r) => r.payment_intent === intents[0]?.id);
+    expect(refunds).toMatchObject(capture ? [{ amount: 1250, status: 'succeeded' }] : []);
+  });
+
+  it('finds nothing, and makes nothing, when the first call never reached Stripe', async () => {
+    const { req, reverse } = kept(payment(card()));
+    late.hangNext({ method: 'POST', path: '/v1/payment_intents' }, { process: false });
+    expect(failureOf(await at(800).authorise(req)).category).toBe('timeout');
+    clock += 25 * 3_600_000;
+    expect(valueOf(await at(10_000).reverse(reverse()))).toBeUndefined();
+    expect(lateIntents(req.idempotencyKey)).toEqual([]);
+  });
+
+  it('answers a retryable failure when the search cannot be made, so the gateway tries again', async () => {
+    const { req, reverse } = kept(payment(card()));
+    late.hangNext({ method: 'POST', path: '/v1/payment_intents' }, { process: true });
+    expect(failureOf(await at(800).authorise(req)).category).toBe('timeout');
+    clock += 25 * 3_600_000;
+    late.failNext({ method: 'GET', path: '/v1/payment_intents/search' }, { status: 500 });
+    expect(failureOf(await at(10_000).reverse(reverse()))).toMatchObject({ retryable: true });
+    expect(lateIntents(req.idempotencyKey)).toMatchObject([{ status: 'requires_capture' }]);
   });
 });
 

@@ -19,6 +19,7 @@ import {
   storedCard,
   STRIPE_API_VERSION,
   subKey,
+  attemptMetadata,
   type IntentSource,
 } from './transformers.js';
 
@@ -27,6 +28,12 @@ import {
  * library pointed at the provider's endpoint, its own retries off (the gateway retries with the same
  * keys), and the API version pinned to the description its fake is held to.
  */
+
+/**
+ * Stripe keeps an idempotency key's answer for 24 hours; after that the same key is a new request.
+ * An attempt older than this is not replayed but looked for by the attempt key in its metadata.
+ */
+const REPLAY_WINDOW_MS = 23 * 3_600_000;
 
 type Failed = { ok: false; failure: ReturnType<typeof failureFor> };
 const failed = (code: StripeCode): Failed => ({ ok: false, failure: failureFor(code) });
@@ -76,6 +83,7 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
     telemetry: false,
   });
   const keyed = (key: string, part: string) => ({ idempotencyKey: subKey(key, part) });
+  const now = options.now ?? Date.now;
 
   /** The payment intent an attempt made, as the gateway's authorisation; a 3-D Secure challenge is cancelled. */
   async function authorisation(intent: Stripe.PaymentIntent, key: string, card?: CardSummary) {
@@ -159,6 +167,22 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
     return { ok: true, value: storedCard(pm.value, customer) };
   }
 
+  /**
+   * Undoes every payment intent an attempt made, found by the attempt key the connector puts in
+   * its metadata (Stripe's search lags writes by up to a minute: only for attempts long past). None
+   * found means the attempt made no payment.
+   */
+  async function undoFound(key: string): Promise<ProviderResult<void>> {
+    const query = `metadata['attempt']:'${attemptMetadata(key).replace(/['\\]/g, '\\$&')}'`;
+    const found = await call(() => stripe.paymentIntents.search({ query, limit: 100 }));
+    if (!found.ok) return found;
+    for (const intent of found.value.data) {
+      const undone = await undo(intent, key);
+      if (!undone.ok) return undone;
+    }
+    return { ok: true, value: undefined };
+  }
+
   async function reverse(req: ReverseRequest): Promise<ProviderResult<void>> {
     if (req.providerChargeId) {
       const intent = await call(() => stripe.paymentIntents.retrieve(req.providerChargeId!));
@@ -167,6 +191,8 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
     const kept = req.providerData;
     // Nothing kept: the call never reached the payment intent, so nothing holds money.
     if (!kept?.paymentMethod) return { ok: true, value: undefined };
+    // Past the key's life (or of unknown age) a replay would be a new payment: look for the first one.
+    if (!(now() - Date.parse(kept.keptAt ?? '') < REPLAY_WINDOW_MS)) return undoFound(req.idempotencyKey);
     const { amount, currency, capture } = req;
     if (amount === undefined || currency === undefined || capture === undefined) return failed('REVERSE_PARAMETERS');
     const converted = toStripeAmount(currency, amount);
@@ -190,8 +216,9 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
       const prepared = await paymentSource(req);
       if (!prepared.ok) return prepared;
       const { source, card } = prepared.value;
-      // Kept before the call that moves money, so that `reverse` can replay it.
-      await req.keep?.(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined)) as Record<string, string>);
+      // Kept before the call that moves money, so that `reverse` can replay it (within the key's life).
+      const ids = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined)) as Record<string, string>;
+      await req.keep?.({ ...ids, keptAt: new Date(now()).toISOString() });
       const intent = await call(() =>
         stripe.paymentIntents.create(paymentIntentParams(req, amount, source), keyed(req.idempotencyKey, 'pi')),
       );

@@ -52,14 +52,22 @@ function units(currency: string): { exponent: number; precision: number } {
 
 const TAKEN = new Set(STRIPE_CURRENCIES);
 
+/**
+ * The largest amount Stripe takes: "up to eight digits (e.g., a value of 99999999 for a USD charge
+ * of $999,999.99)", as its API description says of every amount; IDR, whose unit is worth little,
+ * goes to twelve digits. Far within what its library sends exactly (Number.MAX_SAFE_INTEGER).
+ */
+export function maxStripeAmount(currency: string): bigint {
+  return currency === 'IDR' ? 999_999_999_999n : 99_999_999n;
+}
+
 /** An amount in ISO minor units as Stripe's amount, or undefined when Stripe cannot take it. */
 export function toStripeAmount(currency: string, isoMinor: bigint): bigint | undefined {
   if (!TAKEN.has(currency)) return undefined;
   const { exponent, precision } = units(currency);
   const counted = rescaleMinorUnits(currency, isoMinor, precision);
   const amount = counted === undefined ? undefined : counted * 10n ** BigInt(exponent - precision);
-  // Far beyond any amount Stripe takes, and beyond what its library can send exactly.
-  return amount !== undefined && amount <= BigInt(Number.MAX_SAFE_INTEGER) ? amount : undefined;
+  return amount !== undefined && amount <= maxStripeAmount(currency) ? amount : undefined;
 }
 
 /** A Stripe amount (a number in its answers) in ISO minor units, or undefined if it has digits ISO 4217 does not count. */

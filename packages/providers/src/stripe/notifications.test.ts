@@ -194,6 +194,15 @@ describe('events that change nothing', () => {
     if (!result.ok) expect(result.reason).toMatch(reason);
   });
 
+  it.each([
+    ['null', null],
+    ['an array', []],
+    ['missing', undefined],
+  ])('refuses a signed event whose data.object is %s', (_case, object) => {
+    const signed = JSON.stringify({ ...JSON.parse(body), data: { object } });
+    expect(read(signed, signStripePayload(signed, SECRET, at))).toEqual({ ok: false, reason: 'not a Stripe event' });
+  });
+
   it('refuses a test event for a live provider, and any event without a WebhookSecret', () => {
     expect(read(body, signStripePayload(body, SECRET, at), { SecretKey: 'sk_live_51Live000000000000000' })).toMatchObject({
       ok: false,

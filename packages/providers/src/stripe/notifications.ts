@@ -126,7 +126,10 @@ function read(req: NotificationRequest): NotificationRead {
   const key = req.parameters.SecretKey;
   if (key !== undefined && event.livemode !== /^(sk|rk)_live_/.test(key))
     return { ok: false, reason: 'an event of the other mode (live or test)' };
-  if (typeof event.id !== 'string' || typeof event.data?.object !== 'object') return { ok: false, reason: 'not a Stripe event' };
+  const object = event.data?.object;
+  // A signed body is still only as well-formed as its sender made it: null or an array is no object.
+  if (typeof event.id !== 'string' || typeof object !== 'object' || object === null || Array.isArray(object))
+    return { ok: false, reason: 'not a Stripe event' };
   return { ok: true, notifications: [notificationOf(event as unknown as { id: string; type: string; data: { object: Json } })] };
 }
 

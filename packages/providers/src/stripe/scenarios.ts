@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthoriseRequest, PaymentSource, ProviderConnector, ProviderFailure } from '../connector.js';
-import { failureOf, valueOf } from '../testing.js';
+import { failureOf, kept, valueOf } from '../testing.js';
 
 export interface StripeTarget {
   connector: ProviderConnector;
@@ -175,6 +175,30 @@ export function stripeScenarios(setup: () => Promise<StripeTarget> | StripeTarge
         }),
       );
       expect(failure).toMatchObject({ category: 'not_found', gatewayCode: 'resource_missing' });
+    });
+  });
+
+  describe('reverse (an authorise call whose outcome the gateway does not know)', () => {
+    // Sandbox-safe: each reverses a payment made just before, as the gateway would after a timeout.
+    const attempt = async (extra: Partial<AuthoriseRequest> = {}) => {
+      const { req, reverse } = kept(payment(cardSource(target, TEST_CARDS.visa), extra));
+      return { reverse, auth: valueOf(await connector.authorise(req)) };
+    };
+    const capture = (providerChargeId: string) => connector.capture(modification(providerChargeId, 1250n, `c-${randomUUID()}`));
+
+    it('cancels an authorisation, found again by replaying the attempt under its key', async () => {
+      const { reverse, auth } = await attempt();
+      valueOf(await connector.reverse(reverse()));
+      expect(failureOf(await capture(auth.providerChargeId))).toMatchObject({ gatewayCode: 'payment_intent_unexpected_state' });
+      // Reversing again changes nothing more.
+      valueOf(await connector.reverse(reverse()));
+    });
+
+    it('refunds a sale, by its payment intent id', async () => {
+      const { reverse, auth } = await attempt({ capture: true });
+      valueOf(await connector.reverse(reverse({ providerChargeId: auth.providerChargeId })));
+      const again = await connector.refund(modification(auth.providerChargeId, 1n, `r-${randomUUID()}`));
+      expect(failureOf(again)).toMatchObject({ category: 'invalid_request', retryable: false });
     });
   });
 

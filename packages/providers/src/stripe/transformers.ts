@@ -26,6 +26,11 @@ export function paymentMethodParams(card: CardDetails): Stripe.PaymentMethodCrea
   };
 }
 
+/** The attempt key as a payment intent's `metadata.attempt` (Stripe takes 500 characters), which `reverse` searches by. */
+export function attemptMetadata(idempotencyKey: string): string {
+  return idempotencyKey.slice(0, 500);
+}
+
 /** What pays for a payment intent: ids the connector keeps with the attempt (never card data). */
 export interface IntentSource {
   paymentMethod: string;
@@ -71,7 +76,7 @@ export function paymentIntentParams(
     // A customer-initiated charge of a stored card sets it up for the merchant-initiated ones to come.
     ...(!recurring && source.customer ? { setup_future_usage: 'off_session' as const } : {}),
     ...(source.cvcToken ? { payment_method_options: { card: { cvc_token: source.cvcToken } } } : {}),
-    metadata: { attempt: attempt.idempotencyKey.slice(0, 500), ...(reference ? { reference: reference.slice(0, 500) } : {}) },
+    metadata: { attempt: attemptMetadata(attempt.idempotencyKey), ...(reference ? { reference: reference.slice(0, 500) } : {}) },
     ...(reference ? { description: reference.slice(0, 1000) } : {}),
     ...(suffix ? { statement_descriptor_suffix: suffix } : {}),
   };

@@ -25,7 +25,7 @@ describe('the stripe provider type', () => {
   });
 
   it.each([
-    [{}, 'SANDBOX', 'SecretKey', /Required/],
+    [{}, 'SANDBOX', 'SecretKey', /required/],
     [{ SecretKey: LIVE_KEY }, 'SANDBOX', 'SecretKey', /SANDBOX provider needs a test key/],
     [{ SecretKey: TEST_KEY }, 'PRODUCTION', 'SecretKey', /PRODUCTION provider needs a live key/],
     [{ SecretKey: 'pk_test_51AbcDEF0123456789' }, 'SANDBOX', 'SecretKey', /Not a Stripe secret key/],

@@ -8,6 +8,8 @@ import { reverseAttempt } from './reversal';
 
 /** A charge still PROCESSING after this long was abandoned by a process that died. */
 const STUCK_AFTER_MS = 2 * 60_000;
+/** An abandoned charge whose reversal is still not confirmed after this long is logged for staff at every sweep. */
+const UNRESOLVED_AFTER_MS = 24 * 3_600_000;
 
 type Lifecycle = ReturnType<typeof createChargeLifecycle>;
 
@@ -28,8 +30,11 @@ export function createChargeRecovery({ db, clock, logger, config }: Dependencies
     const result = await reverseAttempt(db, config, provider, idempotencyKey);
     if (result.ok) return true;
     if (result.failure.retryable) return false;
-    // The provider says there is nothing (more) to reverse.
-    logger.warn({ idempotencyKey, gatewayCode: result.failure.gatewayCode }, 'reversal refused by the provider');
+    // The provider refuses for good: there may be nothing (more) to reverse, or money it keeps. Staff look.
+    logger.error(
+      { idempotencyKey, gatewayCode: result.failure.gatewayCode },
+      'reversal refused by the provider: check the payment at the provider',
+    );
     return true;
   }
 
@@ -75,7 +80,14 @@ export function createChargeRecovery({ db, clock, logger, config }: Dependencies
     });
     let failed = 0;
     for (const charge of stuck) {
-      if (charge.providerId && !(await reverse(charge.providerId, `${charge.id}:${charge.attemptCount}`))) continue;
+      if (charge.providerId && !(await reverse(charge.providerId, `${charge.id}:${charge.attemptCount}`))) {
+        if (clock.now().getTime() - charge.dateAdded.getTime() > UNRESOLVED_AFTER_MS)
+          logger.error(
+            { chargeId: charge.id, providerId: charge.providerId },
+            'abandoned charge still not reversed after 24 h: check the payment at the provider',
+          );
+        continue;
+      }
       const { count } = await events.changing(
         charge,
         (tx) =>

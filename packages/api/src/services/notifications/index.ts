@@ -1,4 +1,4 @@
-import { ApiError, newId, toWireAmount } from '@gateway/core';
+import { ApiError, isUuid, newId, toWireAmount } from '@gateway/core';
 import type { Account, Prisma, Provider, ProviderModification } from '@gateway/db';
 import { providerType, type ProviderNotification } from '@gateway/providers';
 import type { ChargeEvents } from '../charges/events';
@@ -160,10 +160,16 @@ export function createNotificationService({ db, clock, logger, config }: Depende
 
   /** Verifies a notification's raw bytes with the provider's scheme and takes what it reports. */
   async function receive(providerId: string, rawBody: Buffer, headers: Readonly<Record<string, string | undefined>>) {
-    const provider = await db.provider.findUnique({ where: { id: providerId } });
+    // Provider ids are UUIDs: any other id (say a NUL byte, which PostgreSQL refuses) names no
+    // provider, and is not logged (it is whatever the caller put in the path, card digits included).
+    const wellFormed = isUuid(providerId);
+    const provider = wellFormed ? await db.provider.findUnique({ where: { id: providerId } }) : null;
     const format = provider ? providerType(provider.type)?.notifications : undefined;
     if (!provider || !format) {
-      logger.warn({ providerId }, 'provider notification refused: no such provider takes notifications');
+      logger.warn(
+        { providerId: wellFormed ? providerId : 'malformed' },
+        'provider notification refused: no such provider takes notifications',
+      );
       throw new ApiError('InvalidProviderId', { http: 404, message: 'No provider with this id takes notifications' });
     }
     const read = format.read({ rawBody, headers, parameters: storedParameters(provider, config.keyring), now: clock.now() });

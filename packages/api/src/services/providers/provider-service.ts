@@ -54,6 +54,21 @@ function ownCurrency(type: ProviderType, code: string): Currency {
  * The rows of a fee schedule: each line in its own currency (the provider's unless given), which
  * the type must take (29), its fixed fee in that currency's precision (90 naming the field).
  */
+/**
+ * A provider's type and environment are fixed once created (its credentials, charges and
+ * notifications belong to them): PUT may send them back as they are, and answers 90 naming the
+ * field for a different value rather than ignoring it.
+ */
+function refuseFixedChanges(provider: { type: string; environment: string }, changes: ProviderChanges): void {
+  const fixed = { type: provider.type, environment: environmentOf(provider) };
+  for (const field of ['type', 'environment'] as const) {
+    const sent = changes[field];
+    if (sent === undefined || sent.toLowerCase() === fixed[field].toLowerCase()) continue;
+    const problem = `A provider's ${field} cannot change (it is ${fixed[field]}): create a new provider instead`;
+    throw new ApiError('ValidationError', { message: problem, details: { [field]: problem } });
+  }
+}
+
 function feeRows(fees: readonly FeeInput[], providerCurrency: Currency, type: ProviderType) {
   return fees.map((fee, i) => {
     const currency = fee.currency === undefined ? providerCurrency : requireCurrency(fee.currency);
@@ -215,6 +230,7 @@ export function createProviderService({ db, clock, config }: Dependencies) {
      */
     async update(account: Account, providerId: string, changes: ProviderChanges): Promise<ProviderView> {
       const provider = await requireProvider(db, account.id, providerId, 404);
+      refuseFixedChanges(provider, changes);
       const type = typeOfProvider(provider);
       const from = requireCurrency(provider.currency);
       const currency = changes.currency ? ownCurrency(type, changes.currency) : from;
