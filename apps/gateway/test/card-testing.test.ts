@@ -1,5 +1,5 @@
 import { DEFAULT_LIMITS } from '@gateway/api';
-import { passesLuhn } from '@gateway/core';
+import { parseExchangeRates, passesLuhn } from '@gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, client, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
 
@@ -9,6 +9,8 @@ let t: TestGateway;
 beforeAll(async () => {
   t = await startTestGateway({
     limits: { ...DEFAULT_LIMITS, 'public-key-declines': { points: 20, seconds: 3600 } },
+    // 1 AUD is 100 JPY; 1 KWD is 5 AUD. No NZD rate.
+    exchangeRates: parseExchangeRates('AUD:JPY=100,KWD:AUD=5'),
   });
 });
 afterAll(() => t.close());
@@ -203,5 +205,20 @@ describe('wallet charges with the public key', () => {
     expect(off.status).toBe(403);
     expect(off.body).toMatchObject({ code: 26 });
     expect((await a.api.post('/charge/token/apple', charge(1))).status).toBe(201);
+  });
+
+  it('the cap is in AUD: other currencies are converted with GATEWAY_EXCHANGE_RATES, and refused without a rate', async () => {
+    const a = await createAccount(t);
+    const payer = browser(a, '203.0.113.201');
+    const wallet = (amount: number | string, currency: string) => payer.post('/charge/token/apple', { ...charge(1), amount, currency });
+    // AUD 1000 is JPY 100,000 (no minor units) and KWD 200.000 (three decimals).
+    expect((await wallet(100000, 'JPY')).status).toBe(201);
+    expect((await wallet(100001, 'JPY')).body).toMatchObject({ code: 25 });
+    expect((await wallet('200.000', 'KWD')).status).toBe(201);
+    expect((await wallet('200.001', 'KWD')).body).toMatchObject({ code: 25 });
+    const noRate = await wallet(1, 'NZD');
+    expect(noRate.status).toBe(400);
+    expect(noRate.body).toMatchObject({ code: 29 });
+    expect((await a.api.post('/charge/token/apple', { ...charge(1), amount: 1, currency: 'NZD' })).status).toBe(201);
   });
 });
