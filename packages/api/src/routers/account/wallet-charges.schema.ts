@@ -9,5 +9,7 @@ export const walletCharges = z.object({
     .min(1)
     .max(1_000_000_000)
     .nullable()
-    .meta({ description: 'Largest amount, in whole units of the charge currency; null: no cap' }),
+    .meta({
+      description: 'Largest amount, in whole Australian dollars (other currencies converted with GATEWAY_EXCHANGE_RATES); null: no cap',
+    }),
 });
