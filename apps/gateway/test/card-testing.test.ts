@@ -1,4 +1,5 @@
 import { DEFAULT_LIMITS } from '@gateway/api';
+import { parseExchangeRates, passesLuhn } from '@gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, client, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
 
@@ -6,20 +7,37 @@ import { card, client, createAccount, startTestGateway, type TestAccount, type T
 let t: TestGateway;
 
 beforeAll(async () => {
-  t = await startTestGateway({ limits: { ...DEFAULT_LIMITS, 'public-key-declines': { points: 20, seconds: 3600 } } });
+  t = await startTestGateway({
+    limits: { ...DEFAULT_LIMITS, 'public-key-declines': { points: 20, seconds: 3600 } },
+    // 1 AUD is 100 JPY; 1 KWD is 5 AUD. No NZD rate.
+    exchangeRates: parseExchangeRates('AUD:JPY=100,KWD:AUD=5'),
+  });
 });
 afterAll(() => t.close());
 
 const DECLINED = '4000000000009995'; // insufficient funds
-const browser = (account: TestAccount, address: string) => {
+// Each test declines cards of its own: the per-card limits hold across accounts.
+const STOLEN = '4000000000009979';
+const EXPIRED = '4000000000000069';
+const DO_NOT_HONOUR = '4000000000000002';
+const RETRYABLE = '4000000000000119'; // processor error, retryable
+/**
+ * The i-th (below 1000) Luhn-valid card of its own, for declines that the per-card limit does not
+ * stop (wallet data with a past expiry is declined as expired); its first six are no test card's.
+ */
+const otherCard = (i: number) => {
+  const body = `510000${String(i).padStart(9, '0')}`;
+  return `${body}${[...'0123456789'].find((digit) => passesLuhn(body + digit))}`;
+};
+const browser = (account: TestAccount, address: string, extra: Record<string, string> = {}) => {
   const api = client(t.url);
   // The gateway believes X-Forwarded-For from loopback (GATEWAY_TRUSTED_PROXIES' default), as from the dashboard.
-  const headers = { 'x-publickey': account.publicKey, 'x-forwarded-for': address };
+  const headers = { 'x-publickey': account.publicKey, 'x-forwarded-for': address, ...extra };
   return { post: (path: string, body: unknown) => api.post(path, body, headers) };
 };
-const applePay = (cardNumber: string) => ({
+const applePay = (cardNumber: string, expiryYear = 2030) => ({
   paymentData: {
-    data: Buffer.from(JSON.stringify({ cardNumber, expiryMonth: 12, expiryYear: 2030 })).toString('base64'),
+    data: Buffer.from(JSON.stringify({ cardNumber, expiryMonth: 12, expiryYear })).toString('base64'),
     signature: 'sig',
     header: { transactionId: 'tx-1', publicKeyHash: 'h', ephemeralPublicKey: 'k' },
     version: 'EC_v1',
@@ -27,9 +45,11 @@ const applePay = (cardNumber: string) => ({
   paymentMethod: { displayName: 'Visa 9995', network: 'Visa', type: 'debit' },
 });
 
-async function payLink(account: TestAccount, address: string, cardNumber: string) {
+const expiredWallet = (i: number) => ({ token: applePay(otherCard(i), 2020), amount: 1 });
+
+async function payLink(account: TestAccount, address: string, cardNumber: string, extra: Record<string, string> = {}) {
   const link = await account.api.post<{ paymentLinkId: string }>('/payment_link', { title: 'Ticket', amount: 5, currency: 'AUD' });
-  const payer = browser(account, address);
+  const payer = browser(account, address, extra);
   const token = await payer.post('/token/card', { paymentInformation: card(cardNumber) });
   if (token.status !== 200) return token;
   return payer.post(`/payment_link/${link.body.paymentLinkId}/pay`, { token: token.body.tokenId });
@@ -40,7 +60,8 @@ describe('declines with the public key', () => {
     const a = await createAccount(t);
     const payer = browser(a, '203.0.113.1');
     const answers = [];
-    for (let i = 0; i < 50; i += 1) answers.push(await payer.post('/charge/token/apple', { token: applePay(DECLINED), amount: 1 }));
+    answers.push(await payer.post('/charge/token/apple', { token: applePay(DECLINED), amount: 1 }));
+    for (let i = 1; i < 50; i += 1) answers.push(await payer.post('/charge/token/apple', expiredWallet(i)));
     const declined = answers.filter((r) => r.status === 400);
     expect(declined).toHaveLength(DEFAULT_LIMITS['public-address-declines'].points);
     expect(answers.slice(declined.length).every((r) => r.status === 429)).toBe(true);
@@ -68,9 +89,8 @@ describe('declines with the public key', () => {
   it('are limited per public key, from however many addresses', async () => {
     const a = await createAccount(t);
     const statuses = [];
-    for (let i = 0; i < 25; i += 1) {
-      statuses.push((await browser(a, `198.51.100.${i}`).post('/charge/token/apple', { token: applePay(DECLINED), amount: 1 })).status);
-    }
+    for (let i = 0; i < 25; i += 1)
+      statuses.push((await browser(a, `198.51.100.${i}`).post('/charge/token/apple', expiredWallet(i))).status);
     expect(statuses.filter((s) => s === 400)).toHaveLength(20);
     expect(statuses.slice(20)).toEqual([429, 429, 429, 429, 429]);
     // Another account's public key is not.
@@ -81,7 +101,7 @@ describe('declines with the public key', () => {
   it('are limited per card, through tokens and payment links from any address; the secret key is never limited by card', async () => {
     const a = await createAccount(t);
     const statuses = [];
-    for (let i = 0; i < 7; i += 1) statuses.push((await payLink(a, `192.0.2.${i}`, DECLINED)).status);
+    for (let i = 0; i < 7; i += 1) statuses.push((await payLink(a, `192.0.2.${i}`, STOLEN)).status);
     expect(statuses).toEqual([400, 400, 400, 400, 400, 429, 429]);
     // Other cards go on.
     expect((await payLink(a, '192.0.2.50', '4111111111111111')).status).toBe(200);
@@ -90,11 +110,59 @@ describe('declines with the public key', () => {
       const { status, body } = await a.api.post('/charge/card', {
         amount: 1,
         providerId: a.providerIds[0],
-        paymentInformation: card(DECLINED),
+        paymentInformation: card(STOLEN),
       });
       expect(status).toBe(400);
-      expect(body).toMatchObject({ code: 15, gatewayCode: '51' });
+      expect(body).toMatchObject({ code: 93, gatewayCode: '43' });
     }
+  });
+
+  it('an x-secretkey header that does not authenticate the call changes nothing: still limited, still told only "declined"', async () => {
+    const a = await createAccount(t);
+    const answers = [];
+    for (let i = 0; i < 7; i += 1) answers.push(await payLink(a, `192.0.2.${100 + i}`, EXPIRED, { 'x-secretkey': 'nope' }));
+    expect(answers.map((r) => r.status)).toEqual([400, 400, 400, 400, 400, 429, 429]);
+    for (const { body } of answers.slice(0, 5))
+      expect(body).toMatchObject({ code: 43, message: 'The card was declined', gatewayCode: null });
+    // An operation that takes either key refuses a secret key that does not authenticate.
+    const wallet = await browser(a, '192.0.2.120', { 'x-secretkey': 'nope' }).post('/charge/token/apple', expiredWallet(1));
+    expect(wallet.status).toBe(401);
+  });
+
+  it('are reserved before the call: a parallel burst gets no more declines than the limit, the rest 429', async () => {
+    const a = await createAccount(t);
+    const payer = browser(a, '203.0.113.30');
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => payer.post('/charge/token/apple', expiredWallet(i))));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 400)).toHaveLength(DEFAULT_LIMITS['public-address-declines'].points);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30 - DEFAULT_LIMITS['public-address-declines'].points);
+    // Calls that were not declined give their reservation back: 12 approvals from a fresh address leave its declines untouched.
+    const b = await createAccount(t);
+    for (let i = 0; i < 12; i += 1) {
+      expect(
+        (await browser(b, '203.0.113.31').post('/charge/token/apple', { token: applePay('4111111111111111'), amount: 1 })).status,
+      ).toBe(201);
+    }
+    expect((await browser(b, '203.0.113.31').post('/charge/token/apple', expiredWallet(99))).status).toBe(400);
+  });
+
+  it('every refusal from the provider is told as "declined" and counted, a retryable one too; wallet declines of one card hit the per-card limit', async () => {
+    const a = await createAccount(t);
+    const answers = [];
+    for (let i = 0; i < 7; i += 1)
+      answers.push(await browser(a, `198.18.0.${i}`).post('/charge/token/apple', { token: applePay(RETRYABLE), amount: 1 }));
+    expect(answers.map((r) => r.status)).toEqual([400, 400, 400, 400, 400, 429, 429]);
+    for (const { body } of answers.slice(0, 5)) {
+      expect(body).toMatchObject({ code: 43, message: 'The card was declined', gatewayCode: null, gatewayMessage: null });
+      expect(JSON.stringify(body)).not.toMatch(/processor|\b96\b/i);
+    }
+    const statuses = [];
+    for (let i = 0; i < 7; i += 1)
+      statuses.push((await browser(a, `198.18.1.${i}`).post('/charge/token/apple', { token: applePay(DO_NOT_HONOUR), amount: 1 })).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429, 429]);
+    // The secret key still sees the provider's answer.
+    const { body } = await a.api.post('/charge/token/apple', { token: applePay(RETRYABLE), amount: 1 });
+    expect(body).toMatchObject({ code: 34, gatewayCode: '96' });
   });
 });
 
@@ -137,5 +205,20 @@ describe('wallet charges with the public key', () => {
     expect(off.status).toBe(403);
     expect(off.body).toMatchObject({ code: 26 });
     expect((await a.api.post('/charge/token/apple', charge(1))).status).toBe(201);
+  });
+
+  it('the cap is in AUD: other currencies are converted with GATEWAY_EXCHANGE_RATES, and refused without a rate', async () => {
+    const a = await createAccount(t);
+    const payer = browser(a, '203.0.113.201');
+    const wallet = (amount: number | string, currency: string) => payer.post('/charge/token/apple', { ...charge(1), amount, currency });
+    // AUD 1000 is JPY 100,000 (no minor units) and KWD 200.000 (three decimals).
+    expect((await wallet(100000, 'JPY')).status).toBe(201);
+    expect((await wallet(100001, 'JPY')).body).toMatchObject({ code: 25 });
+    expect((await wallet('200.000', 'KWD')).status).toBe(201);
+    expect((await wallet('200.001', 'KWD')).body).toMatchObject({ code: 25 });
+    const noRate = await wallet(1, 'NZD');
+    expect(noRate.status).toBe(400);
+    expect(noRate.body).toMatchObject({ code: 29 });
+    expect((await a.api.post('/charge/token/apple', { ...charge(1), amount: 1, currency: 'NZD' })).status).toBe(201);
   });
 });

@@ -18,6 +18,8 @@ export interface Context {
   response: { status: number; cookies?: string[] };
   /** The authenticated account; set by the key middleware (or a dashboard session). */
   account: Account | null;
+  /** Which key the caller authenticated with (set with `account` by the key middleware; a dashboard session counts as the secret key). */
+  auth?: 'public' | 'secret';
   /** The staff member signed in to the dashboard (tRPC requests with a session cookie only). */
   staff?: StaffIdentity | null;
 }

@@ -1,4 +1,5 @@
 import { ApiError } from '@gateway/core';
+import type { Account } from '@gateway/db';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { z } from 'zod';
@@ -37,21 +38,26 @@ const withSuccessStatus = t.middleware(({ ctx, meta, next }) => {
   return next();
 });
 
+/** Records who called and with which key: a header that did not authenticate the call never counts. */
+function authenticate(ctx: Context, account: Account, auth: 'public' | 'secret') {
+  ctx.account = account;
+  ctx.auth = auth;
+  return { ctx: { account, auth } };
+}
+
 const requireSecretKey = t.middleware(async ({ ctx, next }) => {
-  if (ctx.account) return next({ ctx: { account: ctx.account } });
+  if (ctx.account) return next(authenticate(ctx, ctx.account, 'secret'));
   const key = header(ctx, 'x-secretkey');
   const account = key ? await ctx.services.accounts.bySecretKey(key) : null;
   if (!account) throw new ApiError('InvalidAuthentication');
-  ctx.account = account;
-  return next({ ctx: { account } });
+  return next(authenticate(ctx, account, 'secret'));
 });
 
 const requirePublicKey = t.middleware(async ({ ctx, next }) => {
   const key = header(ctx, 'x-publickey');
   const account = key ? await ctx.services.accounts.byPublicKey(key) : null;
   if (!account) throw new ApiError('InvalidAuthentication', { message: 'Invalid or missing public key' });
-  ctx.account = account;
-  return next({ ctx: { account } });
+  return next(authenticate(ctx, account, 'public'));
 });
 
 /** The public key from a browser, or the secret key from a merchant's back end (the .NET SDK's wallet charge). */
@@ -60,8 +66,7 @@ const requireEitherKey = t.middleware(async ({ ctx, next }) => {
   const key = secret || header(ctx, 'x-publickey');
   const account = key ? await (secret ? ctx.services.accounts.bySecretKey(key) : ctx.services.accounts.byPublicKey(key)) : null;
   if (!account) throw new ApiError('InvalidAuthentication', { message: 'Invalid or missing secret or public key' });
-  ctx.account = account;
-  return next({ ctx: { account } });
+  return next(authenticate(ctx, account, secret ? 'secret' : 'public'));
 });
 
 const requireStaff = t.middleware(({ ctx, next }) => {
@@ -78,12 +83,13 @@ function bindTo(schema: z.ZodType) {
   });
 }
 
-/** Whether the caller authenticated with the public key (an either-key operation prefers the secret key). */
-export const byPublicKey = (ctx: Context) => !header(ctx, 'x-secretkey') && header(ctx, 'x-publickey') !== undefined;
+/** Whether the caller authenticated with the public key (an either-key operation prefers a valid secret key). */
+export const byPublicKey = (ctx: Pick<Context, 'auth'>) => ctx.auth === 'public';
 
 /**
- * Card testing (services/limits/card-testing.ts): a public-key call is counted and refused past its
- * limits before it runs, and a decline is counted and told only as a decline. The secret key's
+ * Card testing (services/limits/card-testing.ts): a public-key call is counted, and a decline
+ * reserved, before it runs (refused past a limit); a decline keeps its reservation and is told only
+ * as a decline, any other outcome gives it back. The secret key's
  * calls are not limited here: merchants and SDK test suites reuse test cards.
  */
 const cardTesting = t.middleware(async ({ ctx, getRawInput, next }) => {
@@ -91,11 +97,16 @@ const cardTesting = t.middleware(async ({ ctx, getRawInput, next }) => {
   const guard = ctx.services.cardTesting;
   const attempt = { account: ctx.account, address: ctx.request.clientAddress, card: await guard.cardOf(ctx.account, await getRawInput()) };
   await guard.admit(attempt);
-  const result = await next();
-  const error = result.ok ? undefined : toApiError(result.error);
-  if (!isDecline(error)) return result;
-  await guard.declined(attempt);
-  throw quietDecline(error);
+  let declined = false;
+  try {
+    const result = await next();
+    const error = result.ok ? undefined : toApiError(result.error);
+    if (!isDecline(error)) return result;
+    declined = true;
+    throw quietDecline(error);
+  } finally {
+    await guard.settle(attempt, declined);
+  }
 });
 
 const idempotency = t.middleware(async ({ ctx, meta, getRawInput, next }) => {

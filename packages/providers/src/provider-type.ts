@@ -138,6 +138,12 @@ export interface ProviderType {
   endpoint(environment: Environment, parameters: Readonly<Record<string, string>>): string;
   connector(options: ConnectorOptions): ProviderConnector;
   notifications?: NotificationFormat;
+  /**
+   * The card number in an Apple Pay `paymentData`, for a type whose wallet data the gateway can
+   * read (the dummy type's test format carries it in clear; a real token is sealed for the
+   * provider): the gateway fingerprints it for its card-testing limits and keeps nothing of it.
+   */
+  walletCardNumber?(paymentData: unknown): string | undefined;
 }
 
 /** A failure as data, for connectors. */

@@ -1,6 +1,7 @@
 import { CURRENCIES } from '@gateway/core';
 import { CARD_OPERATIONS, type ProviderType } from '../provider-type.js';
 import { createSimulatedConnector } from './connector.js';
+import { applePay } from './simulator/wallet.js';
 
 const parameter = (name: string, description: string) => ({ name, required: false, secret: false, description });
 
@@ -28,4 +29,12 @@ export const DUMMY: ProviderType = {
       latency: simulation?.latency ?? { minMs: 0, maxMs: 0 },
       settlementDelayMs: simulation?.settlementDelayMs,
     }),
+  // The test format's data is base64 JSON holding the card number (simulator/wallet.ts).
+  walletCardNumber(paymentData) {
+    try {
+      return applePay(paymentData, 'paymentData').card.number;
+    } catch {
+      return undefined;
+    }
+  },
 };

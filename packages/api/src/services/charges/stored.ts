@@ -20,6 +20,7 @@ import type { VaultService } from '../vault';
 import type { AttemptRunner, ChargeRoute } from './attempts';
 import type { createDebitCharging } from './debits';
 import { cardColumnsOf, chargeDetails, chargeRow } from './records';
+import { refuseOverWalletCap } from './wallet-cap';
 import { insertCharge } from './statements';
 
 /** What charging a payment token needs from the token service (services/tokens). */
@@ -309,8 +310,11 @@ export function createStoredCharging(
     });
   }
 
-  /** Apple Pay, with the public key; the provider named by the `providerId` header, else the oldest. */
-  async function createWalletCharge(account: Account, input: WalletChargeInput, providerId: string | undefined) {
+  /**
+   * Apple Pay; the provider named by the `providerId` header, else the oldest. `maxAud`: the cap of a
+   * public-key charge (wallet-cap.ts), none for the secret key.
+   */
+  async function createWalletCharge(account: Account, input: WalletChargeInput, providerId: string | undefined, maxAud?: number) {
     const id =
       providerId ??
       (await db.provider.findFirst({ where: { accountId: account.id, dateRemoved: null, type: 'dummy' }, orderBy: { dateAdded: 'asc' } }))
@@ -318,6 +322,7 @@ export function createStoredCharging(
     if (!id) throw new ApiError('NoCardProvidersConfigured');
     const provider = await requireProvider(db, account.id, id);
     const { currency, amount } = chargeMoney(provider, input);
+    if (maxAud !== undefined) refuseOverWalletCap(currency, amount, maxAud, config.exchangeRates);
     const charge = await db.charge.create({
       data: chargeRow(
         account,

@@ -64,10 +64,6 @@ export class RateLimited extends ApiError {
 export interface Counter {
   /** Counts one point for the subject; past the limit throws RateLimited. */
   count(subject: string, message: string): Promise<void>;
-  /** Throws RateLimited when the subject has used up its points, counting nothing. */
-  check(subject: string, message: string): Promise<void>;
-  /** Counts one point for the subject, never refusing. */
-  add(subject: string): Promise<void>;
   /** Takes back one point counted for the subject. */
   giveBack(subject: string): Promise<void>;
   forget(subject: string): Promise<void>;
@@ -97,13 +93,6 @@ export function createCounters(db: Db, limits: Limits): Record<LimitName, Counte
         await limiter.consume(subject).catch((error: unknown) => {
           throw error instanceof RateLimiterRes ? refusal(error, message) : error;
         });
-      },
-      async check(subject, message) {
-        const res = await limiter.get(subject);
-        if (res && res.consumedPoints >= points) throw refusal(res, message);
-      },
-      async add(subject) {
-        await limiter.penalty(subject, 1);
       },
       async giveBack(subject) {
         await limiter.reward(subject, 1);
