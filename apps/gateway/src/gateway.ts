@@ -190,12 +190,13 @@ function demoAccount(database: Database, services: Services, options: GatewayOpt
 /**
  * The start-up work alone, for the primary of several gateway processes (cluster.ts), which does it
  * once before its workers start: on two connections (the lock's and the migrations'), closed after.
+ * `startSimulator` starts the acquirer once the key check passed and answers its URL.
  */
-export async function prepareDatabase(options: GatewayOptions & { simulatorUrl: string }): Promise<DemoAccount | undefined> {
+export async function prepareDatabase(options: GatewayOptions, startSimulator: () => Promise<string>): Promise<DemoAccount | undefined> {
   const { database, keys } = await open(options, 2);
   try {
     await checkedStart(database, keys, options);
-    const urls = { simulatorUrl: options.simulatorUrl, publicUrl: options.publicUrl ?? '' };
+    const urls = { simulatorUrl: await startSimulator(), publicUrl: options.publicUrl ?? '' };
     return await demoAccount(database, servicesOf(database, keys.keyring, options, urls), options);
   } finally {
     await database.close();

@@ -57,11 +57,15 @@ describe.skipIf(!process.env.DATABASE_URL)('a gateway with other master keys on 
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     try {
       const port = String((taken.address() as AddressInfo).port);
-      const { code, output } = await startAndExit({ DATABASE_URL: t.databaseUrl ?? '', GATEWAY_DATA_DIR: dataDir, PORT: port });
-      expect(code).toBe(1);
-      expect(output).toContain("The gateway cannot start: The vault master keys (local-1) cannot open this database's key check");
-      expect(output).not.toContain('EADDRINUSE');
-      expect(readdirSync(dataDir)).toEqual([]);
+      // One process, and a cluster's primary (which starts the acquirer before its workers).
+      for (const workers of ['1', '2']) {
+        const env = { DATABASE_URL: t.databaseUrl ?? '', GATEWAY_DATA_DIR: dataDir, PORT: port, GATEWAY_WORKERS: workers };
+        const { code, output } = await startAndExit(env);
+        expect(code, workers).toBe(1);
+        expect(output).toContain("The gateway cannot start: The vault master keys (local-1) cannot open this database's key check");
+        expect(output).not.toContain('EADDRINUSE');
+        expect(readdirSync(dataDir)).toEqual([]);
+      }
     } finally {
       taken.close();
       rmSync(dataDir, { recursive: true, force: true });
