@@ -1,6 +1,6 @@
 import { chmodSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import type { AccountService } from '@gateway/api';
+import { refuseCardNumber, type AccountService } from '@gateway/api';
 import { z } from 'zod';
 
 /** What an operator asks of `npm run account` (cli/account.ts), directly or through a running gateway's socket. */
@@ -17,6 +17,8 @@ export type AccountAnswer = { ok: true; result: unknown } | { ok: false; error: 
 export async function runAccountCommand(accounts: AccountService, command: AccountCommand): Promise<AccountAnswer> {
   switch (command.command) {
     case 'create': {
+      // Free text, as on the API: no card number in it.
+      refuseCardNumber('name', command.name);
       const { account, secretKey } = await accounts.create(command.name);
       return { ok: true, result: { accountId: account.id, secretKey, publicKey: account.publicKey } };
     }

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { once } from 'node:events';
 import { join } from 'node:path';
-import { startSimulator } from '@gateway/providers';
+import { startSimulator, type Simulator } from '@gateway/providers';
 import type { DemoAccount } from './demo';
 import { prepareDatabase, type GatewayOptions } from './gateway';
 import { READY_MESSAGE, STOP_MESSAGE, stopOnSignals } from './stop';
@@ -29,11 +29,15 @@ const PRIMARY_MARGIN_MS = 1_000;
  */
 export async function runPrimary({ workers, shutdownTimeoutMs, options, banner }: PrimaryOptions): Promise<void> {
   const { logger } = options;
-  const simulator = options.simulatorUrl
-    ? undefined
-    : await startSimulator({ host: '127.0.0.1', port: 0, stateFile: options.dataDir && join(options.dataDir, 'simulator-state.jsonl') });
+  // The acquirer starts once the key check passed: a refused start leaves no state file of it.
+  let simulator: Simulator | undefined;
+  const demo = await prepareDatabase(options, async () => {
+    simulator = options.simulatorUrl
+      ? undefined
+      : await startSimulator({ host: '127.0.0.1', port: 0, stateFile: options.dataDir && join(options.dataDir, 'simulator-state.jsonl') });
+    return options.simulatorUrl ?? simulator?.url ?? '';
+  });
   const simulatorUrl = options.simulatorUrl ?? simulator?.url ?? '';
-  const demo = await prepareDatabase({ ...options, simulatorUrl });
 
   let started = false;
   let stopping = false;

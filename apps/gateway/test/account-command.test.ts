@@ -1,24 +1,11 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { card, client, createAccount, startTestGateway, type TestGateway } from './harness';
+import { accountCommand as account, card, client, createAccount, startTestGateway, type TestGateway } from './harness';
 
 /** `npm run -s account -- …`, the operators' command for merchant accounts (issue 12, point 10). */
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-
-function account(env: Record<string, string>, ...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('npm', ['run', '-s', 'account', '--', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 async function created(env: Record<string, string>, name: string) {
   const { code, stdout, stderr } = await account(env, 'create', '--name', name);
@@ -48,6 +35,10 @@ describe.skipIf(!process.env.DATABASE_URL)('on PostgreSQL, beside a running gate
     expect((await api.get(`/charge/${String(charge.body.chargeId)}`)).status).toBe(404);
     const token = await client(t.url).post('/token/card', { paymentInformation: card() }, { 'x-publickey': b.publicKey });
     expect(token.status).toBe(400); // a known key: the account has no provider to tokenise with
+
+    const refused = await account(env, 'create', '--name', '5555-5555-5555-4444');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('name: Looks like a card number');
 
     const list = await account(env, 'list');
     expect(JSON.parse(list.stdout)).toEqual(
@@ -80,10 +71,32 @@ describe('on the embedded database', () => {
     const second = await created(env, 'While it runs');
     for (const keys of [first, second]) expect((await client(t.url, keys.secretKey).get('/charge')).status).toBe(200);
 
+    // A name is free text: no card number in it, as on the API.
+    const refused = await account(env, 'create', '--name', '4111 1111 1111 1111');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('name: Looks like a card number');
+    expect(refused.stdout + refused.stderr).not.toContain('4111 1111 1111 1111');
     const names = (JSON.parse((await account(env, 'list')).stdout) as Array<{ name: string }>).map((a) => a.name);
     expect(names).toEqual(['Before the gateway', 'While it runs']);
     expect((await account(env, 'disable', second.accountId)).code).toBe(0);
     expect((await client(t.url, second.secretKey).get('/charge')).status).toBe(401);
     expect((await client(t.url, first.secretKey).get('/charge')).status).toBe(200);
   }, 120_000);
+});
+
+describe('a gateway that hangs up without answering', () => {
+  it('makes the command fail with a clear message (exit 1), not crash', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'account-command-'));
+    toClose.push(async () => rmSync(dataDir, { recursive: true, force: true }));
+    // It reads the command, then closes the connection with no answer.
+    const silent = createServer((socket) => socket.once('data', () => socket.end()));
+    await new Promise<void>((resolve) => silent.listen(join(dataDir, 'accounts.sock'), resolve));
+    toClose.push(async () => void silent.close());
+    const { code, stdout, stderr } = await account({ DATABASE_URL: '', GATEWAY_DATA_DIR: dataDir }, 'list');
+    expect(code).toBe(1);
+    expect(stdout).toBe('');
+    expect(stderr.trim()).toBe(
+      `The gateway that holds ${join(dataDir, 'accounts.sock')} hung up without answering: see its log, then run the command again`,
+    );
+  }, 60_000);
 });

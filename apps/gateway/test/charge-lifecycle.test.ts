@@ -156,7 +156,8 @@ describe('refund', () => {
 
 describe('unknown and foreign charges', () => {
   it('answers 404 for an id that does not exist or belongs to another account', async () => {
-    const other = await createAccount(t);
+    // The other account made as operators make one, with `npm run account`.
+    const other = await createAccount(t, undefined, { throughCommand: true });
     const id = await charge(10, false);
     for (const response of [
       await other.api.get(`/charge/${id}`),

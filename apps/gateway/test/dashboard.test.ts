@@ -350,4 +350,37 @@ describe('failed sign-ins from one address', () => {
       await g.close();
     }
   });
+
+  it('count an IPv6 /64 as one address, and an IPv4-mapped address as its IPv4 address', async () => {
+    const g = await startTestGateway({
+      limits: {
+        ...DEFAULT_LIMITS,
+        'sign-in-address-failures': { points: 3, seconds: 3600 },
+        'sign-in-pair-failures': { points: 2, seconds: 900 },
+      },
+    });
+    try {
+      const account = await createAccount(g);
+      await g.gateway.services.staff.create({ id: account.accountId }, { email: 'erin@example.com', name: 'Erin', password });
+      // The test's loopback connection is a trusted proxy (the default): X-Forwarded-For names the client.
+      const signIn = async (from: string, email: string, secret = 'nope') =>
+        (await browser(g.url).mutate('staff.signIn', { email, password: secret }, { 'x-forwarded-for': from })).status;
+      // Each guess from a new address of one /64: the email-and-address pair still counts them together.
+      expect(await signIn('2001:db8:1:2::a', 'erin@example.com')).toBe(401);
+      expect(await signIn('2001:db8:1:2:ffff:1:2:3', 'erin@example.com')).toBe(401);
+      expect(await signIn('2001:db8:1:2::c', 'erin@example.com', password)).toBe(429);
+      // The /64 next door is another client.
+      expect(await signIn('2001:db8:1:3::1', 'erin@example.com', password)).toBe(200);
+      expect(await signIn('198.51.100.7', 'a@example.com')).toBe(401);
+      expect(await signIn('::ffff:198.51.100.7', 'b@example.com')).toBe(401);
+      expect(await signIn('::ffff:c633:6407', 'c@example.com')).toBe(401);
+      expect(await signIn('198.51.100.7', 'erin@example.com', password)).toBe(429);
+      const keys = (await g.gateway.database.prisma.rateLimit.findMany()).map((r) => r.key);
+      expect(keys).toContain('sign-in-address-failures:2001:db8:1:2::/64');
+      expect(keys).toContain('sign-in-address-failures:198.51.100.7');
+      expect(keys.filter((key) => key.includes('ffff'))).toEqual([]);
+    } finally {
+      await g.close();
+    }
+  });
 });

@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { expect, inject } from 'vitest';
 import type { NewProvider } from '@gateway/api';
+import type { Account } from '@gateway/db';
 import { newMasterKey, parseKeyring } from '@gateway/core';
 import { TEST_CARDS } from '@gateway/providers';
 import { createLogger } from '../src/logger';
@@ -15,6 +18,8 @@ export interface TestGateway {
   logs: string[];
   /** Its PostgreSQL database (for pg_dump); undefined on the embedded one. */
   databaseUrl: string | undefined;
+  /** The embedded database's folder, if it has one (else in memory). */
+  dataDir: string | undefined;
   close(): Promise<void>;
 }
 
@@ -71,6 +76,7 @@ export async function startTestGateway(options: Partial<GatewayOptions> = {}): P
     url: gateway.url,
     logs,
     databaseUrl: database?.url,
+    dataDir: options.dataDir,
     close: async () => {
       try {
         await expectNoCardData(t, [], TEST_CARD_NUMBERS, []);
@@ -193,13 +199,52 @@ export interface TestAccount {
   api: Client;
 }
 
-/** A new account with its own providers: tests never see each other's data. */
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** `npm run -s account -- …`, the operators' command for merchant accounts, in a child process. */
+export function accountCommand(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('npm', ['run', '-s', 'account', '--', ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** What the account command needs to reach a test gateway's database; undefined for an in-memory one. */
+function commandEnv(t: TestGateway): Record<string, string> | undefined {
+  if (t.databaseUrl) return { DATABASE_URL: t.databaseUrl };
+  return t.dataDir ? { DATABASE_URL: '', GATEWAY_DATA_DIR: t.dataDir } : undefined;
+}
+
+/**
+ * A new account with its own providers: tests never see each other's data. `throughCommand`
+ * creates it as operators do, with `npm run account` (slower: a process of its own); an
+ * in-memory database is this process's alone, so there the services create it.
+ */
 export async function createAccount(
   t: TestGateway,
   providers: NewProvider[] = [CHEAP_DOMESTIC, CHEAP_INTERNATIONAL],
+  { throughCommand = false } = {},
 ): Promise<TestAccount> {
   const { services } = t.gateway;
-  const { account, secretKey } = await services.accounts.create(`Test ${Date.now()}`);
+  const env = throughCommand ? commandEnv(t) : undefined;
+  let account: Account;
+  let secretKey: string;
+  if (env) {
+    const { code, stdout, stderr } = await accountCommand(env, 'create', '--name', `Test ${Date.now()}`);
+    expect(code, stderr).toBe(0);
+    const keys = JSON.parse(stdout) as { accountId: string; secretKey: string };
+    account = await t.gateway.database.prisma.account.findUniqueOrThrow({ where: { id: keys.accountId } });
+    secretKey = keys.secretKey;
+  } else {
+    ({ account, secretKey } = await services.accounts.create(`Test ${Date.now()}`));
+  }
   const providerIds: string[] = [];
   for (const provider of providers) providerIds.push((await services.providers.create(account, provider)).id);
   return { accountId: account.id, secretKey, publicKey: account.publicKey, providerIds, api: client(t.url, secretKey) };

@@ -98,6 +98,22 @@ describe('query parameters', () => {
     }
   });
 
+  it('take names that differ only in case as one name repeated: 400, neither value applied', async () => {
+    await charge({ reference: 'case-b' });
+    for (const query of ['Reference=case-a&reference=case-b', 'reference=case-b&REFERENCE[]=case-b', 'limit=5&Limit=6']) {
+      const { status, body } = await a.api.get(`/charge?${query}`);
+      expect(status, query).toBe(400);
+      expect(body.code, query).toBe(90);
+    }
+    const id = await charge();
+    for (const query of ['amount=1&Amount=', 'Amount=&amount=1', 'amount=1&AMOUNT=1']) {
+      const { status } = await a.api.delete(`/charge/${id}?${query}`);
+      expect(status, query).toBe(400);
+    }
+    const { body } = await a.api.get(`/charge/${id}`);
+    expect(body).toMatchObject({ status: 'SUCCESS', refundedAmount: 0 });
+  });
+
   it('refuses an empty refund amount instead of refunding everything', async () => {
     const id = await charge();
     for (const query of ['amount=', 'Amount=', 'amount=&comment=x']) {

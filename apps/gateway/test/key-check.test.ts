@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkMasterKeys, rewrapSealedData } from '@gateway/api';
@@ -47,9 +49,44 @@ describe.skipIf(!process.env.DATABASE_URL)('a gateway with other master keys on 
     const job = await t.gateway.database.prisma.job.findUniqueOrThrow({ where: { id: jobId } });
     expect(job).toMatchObject({ status: 'PENDING', attempts: 0, lockedBy: null });
   }, 200_000);
+
+  it('a first start of a new data folder (a key generated) leaves no key file nor acquirer state, and opens no port', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'key-check-'));
+    // The port is taken: a gateway that listened before its key check would fail on it instead.
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((taken.address() as AddressInfo).port);
+      // One process, and a cluster's primary (which starts the acquirer before its workers).
+      for (const workers of ['1', '2']) {
+        const env = { DATABASE_URL: t.databaseUrl ?? '', GATEWAY_DATA_DIR: dataDir, PORT: port, GATEWAY_WORKERS: workers };
+        const { code, output } = await startAndExit(env);
+        expect(code, workers).toBe(1);
+        expect(output).toContain("The gateway cannot start: The vault master keys (local-1) cannot open this database's key check");
+        expect(output).not.toContain('EADDRINUSE');
+        expect(readdirSync(dataDir)).toEqual([]);
+      }
+    } finally {
+      taken.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 200_000);
 });
 
 describe('the key check', () => {
+  it('on a database sealed before the key check existed, is made only by keys that open its sealed data', async () => {
+    const db = t.gateway.database.prisma;
+    const { api } = await createAccount(t);
+    expect((await api.post('/vault', { cardNumber: '5555 5555 5555 4444', ccv: '123' })).status).toBe(200);
+    await db.keyCheck.deleteMany();
+    await expect(checkMasterKeys(db, parseKeyring(`other:${newMasterKey()}`))).rejects.toThrow(
+      /The vault master keys \(other\) cannot open the sealed data this database already holds \(VaultItem\.pan, sealed with key "test"\)/,
+    );
+    expect(await db.keyCheck.count()).toBe(0);
+    await expect(checkMasterKeys(db, t.gateway.services.config.keyring)).resolves.toBeUndefined();
+    expect((await db.keyCheck.findUniqueOrThrow({ where: { id: 'vault' } })).keyId).toBe('test');
+  });
+
   it('is re-wrapped by key rotation: the new key alone opens it afterwards', async () => {
     const db = t.gateway.database.prisma;
     const old = t.gateway.services.config.keyring;

@@ -36,8 +36,10 @@ function fromZodError(error: z.ZodError): ApiError {
 }
 
 const TRPC_CODES: Partial<Record<TRPCError['code'], { http: number; message: string; name: ErrorName }>> = {
+  // What tRPC refuses before a procedure's own validation: input that is not JSON, or not of a call's shape.
+  BAD_REQUEST: { http: 400, message: 'The input is not valid', name: 'ValidationError' },
   NOT_FOUND: { http: 404, message: 'No such operation', name: 'UnknownError' },
-  PARSE_ERROR: { http: 400, message: 'The request body is not valid JSON', name: 'ValidationError' },
+  PARSE_ERROR: { http: 400, message: 'The input is not valid JSON', name: 'ValidationError' },
   PAYLOAD_TOO_LARGE: { http: 413, message: 'The request body is too large', name: 'ValidationError' },
   UNSUPPORTED_MEDIA_TYPE: { http: 415, message: 'The request body must be JSON', name: 'ValidationError' },
   METHOD_NOT_SUPPORTED: { http: 405, message: 'Method not allowed', name: 'UnknownError' },

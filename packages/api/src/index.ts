@@ -9,3 +9,4 @@ export type { Context } from './context';
 export { sessionTokenOf } from './routers/staff/session-cookie';
 export { toApiError, renderApiError, type ApiErrorBody } from './errors';
 export { DEFAULT_LIMITS, parseLimits, RateLimited, type Limits } from './services/limits';
+export { refuseCardNumber } from './binding';

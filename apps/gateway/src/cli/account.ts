@@ -34,7 +34,13 @@ function throughGateway(path: string, command: AccountCommand): Promise<AccountA
     const socket = createConnection(path, () => socket.write(`${JSON.stringify(command)}\n`));
     socket.setEncoding('utf8');
     socket.on('data', (chunk: string) => (text += chunk));
-    socket.on('end', () => resolve(JSON.parse(text) as AccountAnswer));
+    socket.on('end', () => {
+      try {
+        resolve(JSON.parse(text) as AccountAnswer);
+      } catch {
+        reject(new Error(`The gateway that holds ${path} hung up without answering: see its log, then run the command again`));
+      }
+    });
     socket.on('error', (error: NodeJS.ErrnoException) =>
       error.code === 'ECONNREFUSED' || error.code === 'ENOENT' ? resolve(undefined) : reject(error),
     );

@@ -13,7 +13,7 @@ import { loadKeyring } from '../master-keys';
 
 const config = readConfig();
 const logger = createLogger(config.logLevel);
-const keyring = loadKeyring(config, logger, { create: false });
+const { keyring } = loadKeyring(config, logger, { create: false });
 const database = await openDatabase({ url: config.databaseUrl, dataDir: join(config.dataDir, 'db') });
 
 async function printCounts(db: Db, title: string) {

@@ -37,14 +37,18 @@ function sendError(res: ServerResponse, error: ApiError, body: ApiErrorBody) {
  * not Object.prototype.constructor. `Name[]` and `Name[0]` (how PHP and some JavaScript clients
  * spell repeated parameters) are `Name` given again: a parameter the schema takes as a list
  * gets every value, any other answers 400 when given more than once (never silently dropped).
+ * Names are bound whatever their case, so names that differ only in case are one name given
+ * again too (`?Reference=a&reference=b` must not filter on one of them).
  */
 function queryOf(req: IncomingMessage): Record<string, string[]> {
   const query: Record<string, string[]> = Object.create(null);
+  const firstSpelling = new Map<string, string>();
   const search = (req.url ?? '').split('?').slice(1).join('?');
   for (const [spelled, value] of new URLSearchParams(search)) {
     const name = spelled.replace(/\[\d*\]$/, '');
     if (name === '__proto__' || name === 'constructor' || name === 'prototype') continue;
-    (query[name] ??= []).push(value);
+    if (!firstSpelling.has(name.toLowerCase())) firstSpelling.set(name.toLowerCase(), name);
+    (query[firstSpelling.get(name.toLowerCase()) ?? name] ??= []).push(value);
   }
   return query;
 }

@@ -5,20 +5,47 @@ import { TRPCError } from '@trpc/server';
 import type { TRPCRequestInfo } from '@trpc/server/http';
 import { nodeHTTPRequestHandler, type NodeHTTPRequest, type NodeHTTPResponse } from '@trpc/server/adapters/node-http';
 import type { Logger } from 'pino';
-import { bodyLimit } from './body';
+import { bodyLimit, MAX_JSON_DEPTH, readRawBody } from './body';
 import { clientAddressOf, errorHeaders, type TrustedProxies } from './client';
+import { scanJson } from './json-scan';
 
 /**
- * The body limit of a call: as on the REST API (1 MB, which holds a payment link's 512 KB image in
- * base64; 10 MB for batches), for the largest of the procedures a batched call names.
+ * The REST path whose body limit a call has (1 MB, which holds a payment link's 512 KB image in
+ * base64; 10 MB for batches): the largest of the procedures a batched call names.
  */
-function callBodyLimit(procedures: string): number {
-  return Math.max(...procedures.split(',').map((procedure) => bodyLimit(`/${procedure.replace('.', '/')}`)));
+function limitPath(procedures: string): string {
+  const paths = procedures.split(',').map((procedure) => `/${procedure.replace('.', '/')}`);
+  return paths.reduce((largest, path) => (bodyLimit(path) > bodyLimit(largest) ? path : largest));
 }
 
 /** A refusal in tRPC's terms (its status for a batch) carrying the API error the body shows. */
 function refused(code: TRPCError['code'], error: ApiError): TRPCError {
   return new TRPCError({ code, message: error.message, cause: error });
+}
+
+/**
+ * Reads a call's input text as the REST API reads a body (a GET's `input` parameter, else the body,
+ * which is left in `req.body` for tRPC) and says why it must not be parsed, if it must not: too large,
+ * or nested deeper than any procedure's input needs (parsing is fine, but what follows recurses).
+ */
+async function inputRefusal(req: IncomingMessage & NodeHTTPRequest, procedures: string): Promise<TRPCError | undefined> {
+  let text: string;
+  if (req.method === 'GET') {
+    text = new URL(req.url ?? '/', 'http://gateway').searchParams.get('input') ?? '';
+  } else {
+    try {
+      text = (await readRawBody(req, limitPath(procedures))).toString('utf8');
+    } catch (error) {
+      if (error instanceof ApiError) return refused('PAYLOAD_TOO_LARGE', error);
+      throw error;
+    }
+    req.body = text;
+  }
+  if (!scanJson(text, MAX_JSON_DEPTH).tooDeep) return undefined;
+  return refused(
+    'BAD_REQUEST',
+    new ApiError('ValidationError', { message: `The input nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep` }),
+  );
 }
 
 const headerOf = (req: IncomingMessage, name: string) => [req.headers[name]].flat()[0]?.trim().toLowerCase();
@@ -60,16 +87,16 @@ function refusal(req: IncomingMessage, info: TRPCRequestInfo, dashboardOrigin: s
  */
 export function createTrpcHandler(services: Services, logger: Logger, trustedProxies: TrustedProxies) {
   const dashboardOrigin = URL.canParse(services.config.dashboardUrl) ? new URL(services.config.dashboardUrl).origin : '';
-  return (req: IncomingMessage & NodeHTTPRequest, res: NodeHTTPResponse, path: string) => {
+  return async (req: IncomingMessage & NodeHTTPRequest, res: NodeHTTPResponse, path: string) => {
     const procedures = path.slice('/trpc/'.length);
+    const badInput = await inputRefusal(req, procedures);
     return nodeHTTPRequestHandler({
       router: appRouter,
       req,
       res,
       path: procedures,
-      maxBodySize: callBodyLimit(procedures),
       createContext: async ({ info }): Promise<Context> => {
-        const problem = refusal(req, info, dashboardOrigin);
+        const problem = refusal(req, info, dashboardOrigin) ?? badInput;
         if (problem) throw problem;
         const token = sessionTokenOf(req.headers);
         const session = token ? await services.staff.bySessionToken(token) : null;

@@ -83,6 +83,22 @@ const SEALED_PLACES: readonly SealedPlace[] = [
   columns('KeyCheck', 'keyId', 'key', 'value', keyCheckAad),
 ];
 
+/**
+ * One sealed value the database holds outside the key check, if any (with where it is and its
+ * associated data): what a database made before the key check existed is checked against.
+ */
+export async function anySealedValue(db: Db): Promise<{ place: string; sealed: Sealed; aad: string } | undefined> {
+  for (const c of SEALED_PLACES.filter((place) => place.table !== 'KeyCheck')) {
+    const [row] = await db.$queryRawUnsafe<Array<{ id: string; keyId: string; key: Uint8Array; value: Uint8Array }>>(
+      `SELECT "id", ${c.keyId} AS "keyId", ${c.key} AS "key", ${c.value} AS "value" FROM "${c.table}"
+       WHERE ${c.keyId} IS NOT NULL AND ${c.key} IS NOT NULL AND ${c.value} IS NOT NULL LIMIT 1`,
+    );
+    const sealed = row && sealedValue(row.keyId, row.key, row.value);
+    if (row && sealed) return { place: c.place, sealed, aad: c.aad(row.id) };
+  }
+  return undefined;
+}
+
 export interface SealedCount {
   /** Table and column, e.g. "VaultItem.pan". */
   place: string;

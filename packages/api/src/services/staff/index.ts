@@ -66,7 +66,11 @@ export function createStaffService({ db, clock }: Dependencies, counters: Counte
       await Promise.all([byAddress.count(address, TOO_MANY), byPair.count(pair, TOO_MANY)]);
       const user = await db.staffUser.findUnique({ where: { email: key }, include: { account: true } });
       unknownUserHash ??= hashPassword(randomBytes(16).toString('hex'));
-      const matches = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash));
+      const matches = await verifyPassword(password, user?.passwordHash ?? (await unknownUserHash)).catch(async (error: unknown) => {
+        // Refused for the crowd of checks, not for this attempt: it counts as no failure.
+        await Promise.all([byPair.giveBack(pair), byAddress.giveBack(address)]);
+        throw error;
+      });
       if (!user || user.account.disabledAt || !matches) throw new ApiError('InvalidAuthentication', { message: 'Wrong email or password' });
       // A success is no failure: the address's count goes back to what it was before this attempt.
       await Promise.all([byPair.forget(pair), byAddress.giveBack(address)]);

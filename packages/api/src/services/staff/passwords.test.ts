@@ -1,5 +1,7 @@
+import { scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, oneAtATime, verifyPassword } from './passwords';
+import { RateLimited } from '../limits';
+import { hashPassword, MAX_WAITING_CHECKS, oneAtATime, verifyPassword } from './passwords';
 
 describe('staff passwords', () => {
   it('verifies the password a hash was made from, and no other', async () => {
@@ -25,5 +27,19 @@ describe('staff passwords', () => {
     const results = await Promise.allSettled([inTurn(task('a')), inTurn(task('b', true)), inTurn(task('c'))]);
     expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(log).toEqual(['start a', 'end a', 'start b', 'end b', 'start c', 'end c']);
+  });
+
+  it('refuses a check with a 429 (code 35, Retry-After) while the most allowed already wait, then checks again', async () => {
+    // A cheap hash (its cost is in the hash), so that the test is quick.
+    const hash = `scrypt$1024$8$1$c2FsdHNhbHQ$${scryptSync('pw', Buffer.from('saltsalt'), 32, { N: 1024, r: 8, p: 1 }).toString('base64url')}`;
+    const results = await Promise.allSettled(Array.from({ length: MAX_WAITING_CHECKS + 5 }, () => verifyPassword('pw', hash)));
+    expect(results.filter((r) => r.status === 'fulfilled').map((r) => r.value)).toEqual(Array(MAX_WAITING_CHECKS).fill(true));
+    const refused = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as unknown] : []));
+    expect(refused).toHaveLength(5);
+    for (const error of refused) {
+      expect(error).toBeInstanceOf(RateLimited);
+      expect(error).toMatchObject({ code: 35, http: 429, retryAfterSeconds: 5 });
+    }
+    expect(await verifyPassword('pw', hash)).toBe(true);
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { RateLimited } from '../limits';
 
 /**
  * Staff passwords are hashed with scrypt (Node's own, no native dependency) at OWASP's
@@ -9,6 +10,13 @@ const COST = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 /** Refuse stored parameters beyond this: a corrupted row must not make a sign-in eat the memory. */
 const MAX_N = 2 ** 20;
+
+/**
+ * Password checks waiting for their turn at most: each takes a fraction of a second, so past this
+ * a flood of guesses would hold every real sign-in for seconds; further checks get a 429 instead.
+ */
+export const MAX_WAITING_CHECKS = 16;
+const RETRY_AFTER_SECONDS = 5;
 
 /** Runs the tasks given to it one after the other, each once the previous one has settled. */
 export function oneAtATime() {
@@ -43,12 +51,19 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
-/** Constant-time comparison; a malformed hash never matches. */
+let checksWaiting = 0;
+
+/**
+ * Constant-time comparison; a malformed hash never matches. Throws RateLimited (429) when
+ * MAX_WAITING_CHECKS checks are already waiting.
+ */
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const [scheme, n, r, p, salt, expected] = stored.split('$');
   const cost = { N: Number(n), r: Number(r), p: Number(p) };
   if (scheme !== 'scrypt' || !salt || !expected || ![cost.N, cost.r, cost.p].every(Number.isInteger) || cost.N > MAX_N) return false;
-  const key = await derive(password, Buffer.from(salt, 'base64url'), cost);
+  if (checksWaiting >= MAX_WAITING_CHECKS) throw new RateLimited(RETRY_AFTER_SECONDS, 'Too many sign-ins at once: try again shortly');
+  checksWaiting += 1;
+  const key = await derive(password, Buffer.from(salt, 'base64url'), cost).finally(() => (checksWaiting -= 1));
   const wanted = Buffer.from(expected, 'base64url');
   return key.length === wanted.length && timingSafeEqual(key, wanted);
 }
