@@ -45,6 +45,7 @@ export {
   rescaleMinorUnits,
   rescaleUnits,
   unsupported,
+  UNSUPPORTED_CODE,
   type ConnectorOptions,
   type Environment,
   type NotificationEvent,

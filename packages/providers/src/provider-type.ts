@@ -157,8 +157,11 @@ export function failure(
 }
 
 /** What a connector answers for an operation its type does not offer. */
+/** The gatewayCode of what a provider type does not offer at all: the configuration's limit, never the card's. */
+export const UNSUPPORTED_CODE = 'UNSUPPORTED';
+
 export function unsupported(type: string, operation: string): { ok: false; failure: ProviderFailure } {
-  return failure('unsupported', 'UNSUPPORTED', `Providers of type ${type} do not offer ${operation}`, false);
+  return failure('unsupported', UNSUPPORTED_CODE, `Providers of type ${type} do not offer ${operation}`, false);
 }
 
 /**

@@ -322,7 +322,9 @@ export function createStoredCharging(
     if (!id) throw new ApiError('NoCardProvidersConfigured');
     const provider = await requireProvider(db, account.id, id);
     const { currency, amount } = chargeMoney(provider, input);
-    if (maxAud !== undefined) refuseOverWalletCap(currency, amount, maxAud, config.exchangeRates);
+    // A type without Apple Pay answers FeatureUnavailable from its connector, whatever the cap says.
+    const capped = maxAud !== undefined && typeOfProvider(provider).operations.has('applePay');
+    if (capped) refuseOverWalletCap(currency, amount, maxAud, config.exchangeRates);
     const charge = await db.charge.create({
       data: chargeRow(
         account,

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { ApiError } from '@gateway/core';
 import type { Account } from '@gateway/db';
-import { PROVIDER_TYPES } from '@gateway/providers';
+import { PROVIDER_TYPES, UNSUPPORTED_CODE } from '@gateway/providers';
 import type { Dependencies } from '../deps';
 import { UnconfirmedOutcome } from '../providers/connectors';
 import { RateLimited, type Counter, type Counters } from './index';
@@ -19,10 +19,14 @@ export interface PublicAttempt {
  * a decline, a limit, 3-D Secure required, a currency the acquirer refused, a retryable issuer
  * answer. Each tells a card tester something about the card, so a public-key caller gets only
  * "declined" and it counts as a decline. An outcome the provider did not confirm says nothing of
- * the card (and the charge may still succeed): it is not one.
+ * the card (and the charge may still succeed): it is not one; nor is what the provider's type does
+ * not offer at all (FeatureUnavailable naming the type, whatever the card).
  */
 export const isDecline = (error: unknown): error is ApiError =>
-  error instanceof ApiError && !(error instanceof UnconfirmedOutcome) && error.gatewayCode !== undefined;
+  error instanceof ApiError &&
+  !(error instanceof UnconfirmedOutcome) &&
+  error.gatewayCode !== undefined &&
+  error.gatewayCode !== UNSUPPORTED_CODE;
 
 /** What a public-key caller is told of any decline: that it was one, never why (the charge keeps the reason). */
 export const quietDecline = (error: ApiError) =>
