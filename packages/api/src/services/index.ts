@@ -43,6 +43,7 @@ export function createServices(deps: Dependencies) {
   const maintenance = createMaintenance(deps, [
     { name: 'abandoned charges', run: charges.sweepAbandoned },
     { name: 'idempotency keys', run: idempotency.sweep },
+    { name: 'expired webhook deliveries', run: webhooks.expireDeliveries },
     { name: 'webhook events', run: webhooks.prune },
     { name: 'staff sessions', run: staff.sweep },
     { name: 'provider notifications', run: charges.notifications.sweep },
