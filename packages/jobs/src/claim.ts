@@ -31,6 +31,11 @@ const due = (now: Date, alias = Prisma.sql`"Job"`) =>
 export interface Caps {
   perGroup: number;
   perTarget: number;
+  /**
+   * Count only this worker's running jobs, so the caps hold per process (a share of its slots)
+   * rather than across all processes (what an endpoint can take).
+   */
+  perWorker?: boolean;
 }
 
 export interface Claim {
@@ -76,6 +81,7 @@ export function claimJobs(db: Db, claim: Claim): Promise<ClaimedJob[]> {
 function claimFairly(db: Db, claim: Claim, caps: Caps): Promise<ClaimedJob[]> {
   const queues = Prisma.join(claim.queues);
   const now = at(claim.now);
+  const mine = caps.perWorker ? Prisma.sql`AND "lockedBy" = ${claim.workerId}` : Prisma.empty;
   const nextPair = (after: Prisma.Sql) => Prisma.sql`
     SELECT "queue" AS q, "groupKey" AS g, "targetKey" AS t FROM "Job"
     WHERE "status" = 'PENDING' AND "queue" IN (${queues}) ${after}
@@ -102,7 +108,7 @@ function claimFairly(db: Db, claim: Claim, caps: Caps): Promise<ClaimedJob[]> {
       ),
       running AS (
         SELECT "groupKey" AS g, CASE WHEN "targetKey" = '' THEN "id" ELSE "targetKey" END AS t FROM "Job"
-        WHERE "queue" IN (${queues}) AND "status" = 'RUNNING' AND "lockedUntil" > ${now}
+        WHERE "queue" IN (${queues}) AND "status" = 'RUNNING' AND "lockedUntil" > ${now} ${mine}
       ),
       busy_group AS (SELECT g, count(*) AS n FROM running GROUP BY g),
       busy_target AS (SELECT t, count(*) AS n FROM running GROUP BY t),

@@ -11,7 +11,8 @@ export const urgentLane: Lane = { queues: [VAULT_QUEUES.eraseCcv, VAULT_QUEUES.e
 /**
  * The rest of the internal work (batch chunks, subscription billing, reversals, confirmations, 4
  * slots per process) is claimed round-robin by account (the job's group), and one account has at
- * most 2 jobs running across all processes: another account's work always finds a slot. Those
- * jobs have no target (each is its own), so `perTarget` never binds.
+ * most 2 jobs running in each process: another account's work always finds a slot, and more
+ * processes still run one account's work faster. Those jobs have no target (each is its own), so
+ * `perTarget` never binds.
  */
-export const INTERNAL_CAPS: Caps = { perGroup: 2, perTarget: 1 };
+export const INTERNAL_CAPS: Caps = { perGroup: 2, perTarget: 1, perWorker: true };
