@@ -265,6 +265,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       logger,
       handlers: services.jobHandlers,
       lanes: services.jobLanes,
+      caps: services.jobCaps,
       stopTimeoutMs: drainMs,
     });
     await services.maintenance.start();

@@ -51,4 +51,36 @@ describe('the maintenance sweep', () => {
     expect(await db.webhookEvent.count({ where: { resourceId: String(recent.body.customerId) } })).toBe(1);
     expect((await a.api.get(`/webhook/event/${oldEvent.id}`)).status).toBe(404);
   });
+
+  it("fails a dead endpoint's deliveries after 3 days, whatever their attempts, so their events are pruned", async () => {
+    const db = bed.t.gateway.database.prisma;
+    const { a, subscriptionId } = await bed.subscribedAccount('/dead', ['Customer']);
+    const now = bed.clock.now();
+    // A paused endpoint's backlog: pending deliveries never attempted, their jobs pushed past each pause.
+    await db.$executeRaw`
+      INSERT INTO "WebhookEvent" ("id", "accountId", "type", "eventType", "resourceId", "data", "createdAt")
+      SELECT 'dead-' || n, ${a.accountId}, 'Customer', 'customer.created', 'cus-' || n, '{}'::jsonb, ${now.toISOString()}::timestamptz
+      FROM generate_series(1, 600) AS n`;
+    await db.$executeRaw`
+      INSERT INTO "WebhookDelivery" ("id", "eventId", "subscriptionId", "url", "nextAttemptAt", "createdAt")
+      SELECT e."id", e."id", ${subscriptionId}, 'https://dead.example/hook', ${now.toISOString()}::timestamptz, ${now.toISOString()}::timestamptz
+      FROM "WebhookEvent" e WHERE e."accountId" = ${a.accountId}`;
+    const later = new Date(now.getTime() + 10 * DAY).toISOString();
+    await db.$executeRaw`
+      INSERT INTO "Job" ("id", "queue", "payload", "runAt", "groupKey", "targetKey", "createdAt")
+      SELECT 'job-' || d."id", 'webhook.deliver', jsonb_build_object('deliveryId', d."id"), ${later}::timestamptz, ${a.accountId},
+             'webhook-subscription:' || d."subscriptionId", ${now.toISOString()}::timestamptz
+      FROM "WebhookDelivery" d WHERE d."subscriptionId" = ${subscriptionId}`;
+    const ofDeadEndpoint = { subscriptionId };
+
+    // Within 3 days they wait (past the 2 days of event retention: never pruned while pending).
+    await bed.advance(3 * DAY - HOUR);
+    expect(await db.webhookDelivery.count({ where: { ...ofDeadEndpoint, status: 'PENDING' } })).toBe(600);
+    // Past 3 days they fail, their jobs go, and the next sweeps prune their events.
+    await bed.advance(2 * HOUR);
+    await bed.advance(2 * 60_000);
+    expect(await db.webhookDelivery.count({ where: { ...ofDeadEndpoint, status: 'PENDING' } })).toBe(0);
+    expect(await db.job.count({ where: { targetKey: `webhook-subscription:${subscriptionId}` } })).toBe(0);
+    expect(await db.webhookEvent.count({ where: { accountId: a.accountId } })).toBe(0);
+  });
 });

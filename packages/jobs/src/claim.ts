@@ -31,6 +31,11 @@ const due = (now: Date, alias = Prisma.sql`"Job"`) =>
 export interface Caps {
   perGroup: number;
   perTarget: number;
+  /**
+   * Count only this worker's running jobs, so the caps hold per process (a share of its slots)
+   * rather than across all processes (what an endpoint can take).
+   */
+  perWorker?: boolean;
 }
 
 export interface Claim {
@@ -66,29 +71,51 @@ export function claimJobs(db: Db, claim: Claim): Promise<ClaimedJob[]> {
  * group already has running, so the group with the fewest goes first; within a group by target
  * (an endpoint), likewise. No group gets more than `perGroup` running jobs, no target more than
  * `perTarget`, so one group's slow targets cannot hold every slot. Jobs without a group share the
- * group ''; without a target each is its own. The caps count the running jobs this statement
+ * group ''; without a target ('') each is its own. The caps count the running jobs this statement
  * sees: workers claiming at the same instant may each fill them once (see docs/decisions.md).
+ *
+ * Bounded by the number of (group, target) pairs, not by the backlog: the pairs with pending jobs
+ * are found by a skip scan of the (status, queue, groupKey, targetKey, runAt) index, one index
+ * probe per pair, and only the first few due jobs of each pair are read.
  */
 function claimFairly(db: Db, claim: Claim, caps: Caps): Promise<ClaimedJob[]> {
   const queues = Prisma.join(claim.queues);
+  const now = at(claim.now);
+  const mine = caps.perWorker ? Prisma.sql`AND "lockedBy" = ${claim.workerId}` : Prisma.empty;
+  const nextPair = (after: Prisma.Sql) => Prisma.sql`
+    SELECT "queue" AS q, "groupKey" AS g, "targetKey" AS t FROM "Job"
+    WHERE "status" = 'PENDING' AND "queue" IN (${queues}) ${after}
+    ORDER BY "queue", "groupKey", "targetKey" LIMIT 1`;
   return take(
     db,
     claim,
     Prisma.sql`
-      WITH keyed AS (
-        SELECT "id", "runAt", "status", "lockedUntil", COALESCE("groupKey", '') AS g, COALESCE("targetKey", "id") AS t
-        FROM "Job"
-        WHERE "queue" IN (${queues})
-          AND (${due(claim.now)} OR ("status" = 'RUNNING' AND "lockedUntil" > ${at(claim.now)}))
+      WITH RECURSIVE pairs AS (
+        (${nextPair(Prisma.empty)})
+        UNION ALL
+        SELECT n.* FROM pairs p CROSS JOIN LATERAL (${nextPair(Prisma.sql`AND ("queue", "groupKey", "targetKey") > (p.q, p.g, p.t)`)}) n
       ),
-      running AS (SELECT * FROM keyed WHERE "status" = 'RUNNING' AND "lockedUntil" > ${at(claim.now)}),
+      keyed AS (
+        SELECT c."id", c."runAt", p.g, CASE WHEN p.t = '' THEN c."id" ELSE p.t END AS t
+        FROM pairs p CROSS JOIN LATERAL (
+          SELECT "id", "runAt" FROM "Job"
+          WHERE "status" = 'PENDING' AND "queue" = p.q AND "groupKey" = p.g AND "targetKey" = p.t AND "runAt" <= ${now}
+          ORDER BY "runAt" LIMIT ${Math.max(caps.perGroup, caps.perTarget)}
+        ) c
+        UNION ALL
+        SELECT "id", "runAt", "groupKey", CASE WHEN "targetKey" = '' THEN "id" ELSE "targetKey" END
+        FROM "Job" WHERE "queue" IN (${queues}) AND "status" = 'RUNNING' AND "lockedUntil" <= ${now}
+      ),
+      running AS (
+        SELECT "groupKey" AS g, CASE WHEN "targetKey" = '' THEN "id" ELSE "targetKey" END AS t FROM "Job"
+        WHERE "queue" IN (${queues}) AND "status" = 'RUNNING' AND "lockedUntil" > ${now} ${mine}
+      ),
       busy_group AS (SELECT g, count(*) AS n FROM running GROUP BY g),
       busy_target AS (SELECT t, count(*) AS n FROM running GROUP BY t),
       by_target AS (
         SELECT k."id", k."runAt", k.g,
           row_number() OVER (PARTITION BY k.t ORDER BY k."runAt", k."id") + COALESCE(bt.n, 0) AS target_rank
         FROM keyed k LEFT JOIN busy_target bt ON bt.t = k.t
-        WHERE k."id" NOT IN (SELECT "id" FROM running)
       ),
       ranked AS (
         SELECT c."id", c."runAt",

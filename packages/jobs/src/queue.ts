@@ -49,7 +49,7 @@ export function createJobQueue({ db, clock }: { db: Db; clock: Clock }): JobQueu
     const inserted = await sql.$queryRaw<{ id: string }[]>`
       INSERT INTO "Job" ("id", "queue", "payload", "runAt", "maxAttempts", "dedupeKey", "groupKey", "targetKey", "createdAt")
       VALUES (${newId()}, ${queue}, ${JSON.stringify(payload)}::jsonb, ${at(opts.runAt ?? now)},
-              ${opts.maxAttempts ?? Prisma.sql`DEFAULT`}, ${opts.dedupeKey ?? null}, ${opts.group ?? null}, ${opts.target ?? null},
+              ${opts.maxAttempts ?? Prisma.sql`DEFAULT`}, ${opts.dedupeKey ?? null}, ${opts.group ?? ''}, ${opts.target ?? ''},
               ${at(now)})
       ON CONFLICT ("dedupeKey") ${onConflict}
       RETURNING "id"`;

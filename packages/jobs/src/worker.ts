@@ -13,6 +13,8 @@ export interface WorkerOptions {
   handlers: Record<string, JobHandler>;
   /** Jobs of queues in no lane run at once (default 4). */
   concurrency?: number;
+  /** Claims jobs of queues in no lane round-robin by group (an account) with these caps, rather than oldest first. */
+  caps?: Caps;
   /**
    * Queues whose jobs run apart, each lane with slots and claims of its own: a lane's jobs never
    * wait for another lane's slots (e.g. webhook deliveries apart from internal work).
@@ -60,7 +62,7 @@ export function startWorker(options: WorkerOptions): Worker {
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${newId().slice(0, 8)}`;
   const laned = new Set(options.lanes?.flatMap((lane) => lane.queues));
   const lanes = [
-    { queues: Object.keys(handlers).filter((queue) => !laned.has(queue)), concurrency },
+    { queues: Object.keys(handlers).filter((queue) => !laned.has(queue)), concurrency, caps: options.caps },
     ...(options.lanes ?? []).map((lane) => ({ ...lane, queues: lane.queues.filter((queue) => queue in handlers) })),
   ]
     .filter((lane) => lane.queues.length > 0)
@@ -69,38 +71,63 @@ export function startWorker(options: WorkerOptions): Worker {
   const running = new Map<Promise<void>, { job: ClaimedJob; abort: AbortController }>();
   const stopped = new Error('Worker stopped');
   const wakers = new Set<() => void>();
+  /** Lanes of a pass waiting for another lane's claim to end. */
+  const waitingLanes = new Set<() => void>();
   let stopping = false;
+  /** Claims in flight: a lane done looking waits for them, as they may start jobs that enqueue more. */
+  let claiming = 0;
   let passes = Promise.resolve(0);
 
   const later = (ms: number) => new Date(clock.now().getTime() + ms);
   const wake = () => wakers.forEach((waker) => waker());
 
-  /** Waits `ms`, or less when a job finishes or the worker stops. */
-  function nap(ms: number): Promise<void> {
+  /** Waits `ms`, or less when a job finishes or the worker stops (or, for `alsoWoken`, when it is woken). */
+  function nap(ms: number, alsoWoken?: Set<() => void>): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         wakers.delete(done);
+        alsoWoken?.delete(done);
         resolve();
       };
       const timer = setTimeout(done, ms);
       wakers.add(done);
+      alsoWoken?.add(done);
     });
   }
 
+  /**
+   * Each lane claims on its own, so no lane waits for another's claim (a slow fair claim of a large
+   * delivery backlog holds up no internal work). A lane keeps looking while any job runs: a job may
+   * enqueue work due at once in another lane.
+   */
   async function pass(): Promise<number> {
+    const results = await Promise.allSettled(lanes.map(passLane));
+    const failed = results.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    return results.reduce((sum, result) => sum + (result.status === 'fulfilled' ? result.value : 0), 0);
+  }
+
+  async function passLane(lane: RunningLane): Promise<number> {
     let started = 0;
     for (;;) {
-      for (const lane of lanes) {
-        if (stopping || lane.running >= lane.concurrency) continue;
+      if (!stopping && lane.running < lane.concurrency) {
         const { queues, caps } = lane;
         const limit = lane.concurrency - lane.running;
-        const jobs = await claimJobs(db, { queues, limit, caps, workerId, now: clock.now(), lockedUntil: later(leaseMs) });
+        claiming += 1;
+        let jobs: ClaimedJob[];
+        try {
+          jobs = await claimJobs(db, { queues, limit, caps, workerId, now: clock.now(), lockedUntil: later(leaseMs) });
+        } finally {
+          claiming -= 1;
+          // The last claim in flight ended with nothing running: lanes waiting for it may stop.
+          if (claiming === 0 && running.size === 0) waitingLanes.forEach((waker) => waker());
+        }
         for (const job of jobs) start(job, lane);
         started += jobs.length;
       }
-      if (running.size === 0) return started;
-      await nap(pollMs);
+      if (running.size === 0 && claiming === 0) return started;
+      await nap(pollMs, waitingLanes);
     }
   }
 

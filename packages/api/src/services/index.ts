@@ -8,6 +8,7 @@ import { createIdempotencyService } from './idempotency';
 import { createInfoService } from './info';
 import { createCounters, DEFAULT_LIMITS } from './limits';
 import { createCardTestingGuard } from './limits/card-testing';
+import { INTERNAL_CAPS, urgentLane } from './lanes';
 import { createMaintenance } from './maintenance';
 import { createPaymentLinkService } from './payment-links';
 import { createPaymentMethodService } from './payment-methods';
@@ -42,6 +43,7 @@ export function createServices(deps: Dependencies) {
   const maintenance = createMaintenance(deps, [
     { name: 'abandoned charges', run: charges.sweepAbandoned },
     { name: 'idempotency keys', run: idempotency.sweep },
+    { name: 'expired webhook deliveries', run: webhooks.expireDeliveries },
     { name: 'webhook events', run: webhooks.prune },
     { name: 'staff sessions', run: staff.sweep },
     { name: 'provider notifications', run: charges.notifications.sweep },
@@ -66,8 +68,10 @@ export function createServices(deps: Dependencies) {
     dashboard: createDashboardService(deps),
     webhooks,
     maintenance,
-    /** Queues that run in lanes of their own (webhook deliveries), for the gateway's worker. */
-    jobLanes: [webhooks.jobLane],
+    /** Queues that run in lanes of their own (webhook deliveries, urgent work), for the gateway's worker. */
+    jobLanes: [webhooks.jobLane, urgentLane],
+    /** How the worker claims the rest of the internal work: fairly by account (lanes.ts). */
+    jobCaps: INTERNAL_CAPS,
     /** Every background queue's handler, for the gateway's worker. */
     jobHandlers: {
       ...charges.jobHandlers,

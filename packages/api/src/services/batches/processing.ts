@@ -64,15 +64,20 @@ export interface BatchProcessingDeps {
  */
 export function createBatchProcessing({ db, clock, logger, jobs, config }: Dependencies, { charges, webhooks }: BatchProcessingDeps) {
   /** Enqueues a chunk once, due at `runAt` (now by default); a chunk pending for later is brought forward. */
-  function enqueueChunk(batchId: string, chunk: number, { tx, runAt }: { tx?: Prisma.TransactionClient; runAt?: Date } = {}) {
-    const payload: ChunkPayload = { batchId, chunk };
-    const key = `batch:${batchId}:${chunk}`;
-    return jobs.enqueue(BATCH_QUEUE, payload, { tx, runAt, dedupeKey: key, advance: true, maxAttempts: CHUNK_ATTEMPTS });
+  function enqueueChunk(
+    batch: Pick<Batch, 'id' | 'accountId'>,
+    chunk: number,
+    { tx, runAt }: { tx?: Prisma.TransactionClient; runAt?: Date } = {},
+  ) {
+    const payload: ChunkPayload = { batchId: batch.id, chunk };
+    const key = `batch:${batch.id}:${chunk}`;
+    const group = batch.accountId;
+    return jobs.enqueue(BATCH_QUEUE, payload, { tx, runAt, dedupeKey: key, advance: true, maxAttempts: CHUNK_ATTEMPTS, group });
   }
 
   /** Enqueues the first chunk of each lane of a new batch, in the transaction that creates it. */
   async function start(tx: Prisma.TransactionClient, batch: Batch) {
-    for (let chunk = 0; chunk < LANES && chunk * CHUNK_ROWS < batch.count; chunk += 1) await enqueueChunk(batch.id, chunk, { tx });
+    for (let chunk = 0; chunk < LANES && chunk * CHUNK_ROWS < batch.count; chunk += 1) await enqueueChunk(batch, chunk, { tx });
   }
 
   async function changeStatus(tx: Prisma.TransactionClient, batch: Batch, from: BatchStatus, to: BatchStatus) {
@@ -247,7 +252,7 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     const batch = await db.batch.findUniqueOrThrow({ where: { id: batchId }, include: { account: true } });
     const next = chunk + LANES;
     const handOn = (options: { tx?: Prisma.TransactionClient; runAt?: Date } = {}) =>
-      next * CHUNK_ROWS < batch.count ? enqueueChunk(batchId, next, options) : undefined;
+      next * CHUNK_ROWS < batch.count ? enqueueChunk(batch, next, options) : undefined;
     await handOn({ runAt: new Date(clock.now().getTime() + LANE_WAIT_MS) });
     try {
       if (batch.status === 'CREATED') await db.$transaction((tx) => changeStatus(tx, batch, 'CREATED', 'IN_PROGRESS'));

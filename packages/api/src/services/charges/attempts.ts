@@ -71,7 +71,11 @@ export function createAttemptRunner(
   async function reverse(route: ChargeRoute, idempotencyKey: string): Promise<boolean> {
     const reversal = await reverseAttempt(db, config, route.provider, idempotencyKey);
     if (reversal.ok) return true;
-    await jobs.enqueue(REVERSE_QUEUE, { providerId: route.provider.id, idempotencyKey }, { dedupeKey: `reverse:${idempotencyKey}` });
+    await jobs.enqueue(
+      REVERSE_QUEUE,
+      { providerId: route.provider.id, idempotencyKey },
+      { dedupeKey: `reverse:${idempotencyKey}`, group: route.provider.accountId },
+    );
     logger.warn({ idempotencyKey, providerId: route.provider.id, gatewayCode: reversal.failure.gatewayCode }, 'reversal left to a job');
     return false;
   }

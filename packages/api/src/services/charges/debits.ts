@@ -85,7 +85,7 @@ export function createDebitCharging({ db, clock, logger, config, jobs }: Depende
       await jobs.enqueue(
         SETTLE_DEBIT_QUEUE,
         { chargeId: row.id },
-        { runAt, dedupeKey: `settle:${row.id}`, maxAttempts: SETTLE_ATTEMPTS, tx },
+        { runAt, dedupeKey: `settle:${row.id}`, maxAttempts: SETTLE_ATTEMPTS, group: account.id, tx },
       );
       return row;
     });

@@ -57,7 +57,8 @@ export function createChargeLifecycle(
         where: { id: charge.id, accountId: account.id, status: 'AUTHORISE', pendingOperation: null },
         data: { pendingOperation: operation, pendingOperationAt: clock.now() },
       });
-      if (count === 1) await jobs.enqueue(QUEUES[operation], payload, { runAt: later(), dedupeKey: jobKey(operation, charge.id), tx });
+      if (count === 1)
+        await jobs.enqueue(QUEUES[operation], payload, { runAt: later(), dedupeKey: jobKey(operation, charge.id), group: account.id, tx });
       return count === 1;
     });
     if (taken) return;
@@ -178,7 +179,11 @@ export function createChargeLifecycle(
           AND "capturedAmount" - "refundedAmount" - "refundPendingAmount" >= ${amount}`;
       if (reserved !== 1) return false;
       await tx.refund.create({ data: { id: refundId, chargeId, amount, comment, status: 'PENDING' } });
-      await jobs.enqueue(CONFIRM_REFUND_QUEUE, { refundId }, { runAt: later(), dedupeKey: jobKey('refund', refundId), tx });
+      await jobs.enqueue(
+        CONFIRM_REFUND_QUEUE,
+        { refundId },
+        { runAt: later(), dedupeKey: jobKey('refund', refundId), group: account.id, tx },
+      );
       return true;
     });
   }

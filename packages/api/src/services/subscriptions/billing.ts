@@ -71,7 +71,7 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
     if (s.status !== 'Active' || !s.nextBillingAt || !runAt) return;
     const job: BillingJob = { subscriptionId: s.id, dueAt: s.nextBillingAt.toISOString(), tries: s.failedTries };
     const dedupeKey = `subscription:${job.subscriptionId}:${job.dueAt}:${job.tries}`;
-    await jobs.enqueue(BILLING_QUEUE, { ...job }, { runAt, dedupeKey, maxAttempts: BILLING_ATTEMPTS, tx });
+    await jobs.enqueue(BILLING_QUEUE, { ...job }, { runAt, dedupeKey, maxAttempts: BILLING_ATTEMPTS, group: s.accountId, tx });
   }
 
   /** After a change of status, in its transaction: bills again if Active, and tells the merchant. */

@@ -31,6 +31,15 @@ export const RETRY_DELAYS_MS: readonly number[] = [
 ];
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 
+/**
+ * A delivery still pending this long after it was made fails, whatever its attempt count: a dead
+ * endpoint's backlog (paused, so its deliveries seldom get an attempt) would otherwise stay
+ * pending, and its events unprunable, for good. Well past the retry schedule's 22 hours. Failed
+ * after an attempt, or by the maintenance run (log.ts) for those that get none.
+ */
+export const DELIVERY_MAX_AGE_MS = 3 * 24 * HOUR;
+export const EXPIRED = 'Not delivered within 3 days';
+
 const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Deliveries in flight at once per process (GATEWAY_WEBHOOK_CONCURRENCY), apart from all other jobs. */
@@ -182,7 +191,8 @@ export function createDeliveryHandler(
 
     const attempts = delivery.attempts + 1;
     const delivered = outcome.error === undefined;
-    const retry = !delivered && !outcome.refused && attempts < MAX_ATTEMPTS;
+    const young = at.getTime() - delivery.createdAt.getTime() < DELIVERY_MAX_AGE_MS;
+    const retry = !delivered && !outcome.refused && attempts < MAX_ATTEMPTS && young;
     const nextAttemptAt = retry ? new Date(clock.now().getTime() + (RETRY_DELAYS_MS[attempts - 1] ?? 0)) : null;
     await db.$transaction(async (tx) => {
       // The endpoint's row first: every attempt to one endpoint locks it before any delivery row,

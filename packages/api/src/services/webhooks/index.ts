@@ -38,6 +38,7 @@ export function createWebhookService(deps: Dependencies) {
     endpoints: subscriptions.endpoints,
     event: log.event,
     searchDeliveries: log.deliveries,
+    expireDeliveries: log.expire,
     prune: log.prune,
     jobHandlers: { [DELIVERY_QUEUE]: createDeliveryHandler(deps, signing) },
     jobLane: deliveryLane(deps.config.webhookConcurrency),

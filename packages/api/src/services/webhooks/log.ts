@@ -4,11 +4,13 @@ import type { WebhookDeliveryView, WebhookEventView, WebhookType } from '../../s
 import { dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { deleteInBatches } from '../prune';
+import { DELIVERY_MAX_AGE_MS, DELIVERY_QUEUE, EXPIRED } from './delivery';
 
 /** Events, with their deliveries and attempt logs, are kept 30 days by default. */
 export const DEFAULT_WEBHOOK_RETENTION_MS = 30 * 24 * 60 * 60_000;
 /** Events per statement: each takes its deliveries and their attempts along (ON DELETE CASCADE). */
 const PRUNE_BATCH = 200;
+const EXPIRE_BATCH = 500;
 
 export interface WebhookDeliverySearch {
   resourceId?: string;
@@ -47,6 +49,28 @@ function toDeliveryView(delivery: WebhookDelivery, event: Pick<WebhookEvent, key
 /** The delivery log: what was sent where, each attempt's outcome, and when the next one comes. */
 export function createDeliveryLog({ db, clock, config }: Dependencies) {
   return {
+    /** Fails the deliveries pending for longer than DELIVERY_MAX_AGE_MS and drops their waiting jobs; returns how many. */
+    expire(): Promise<number> {
+      const before = new Date(clock.now().getTime() - DELIVERY_MAX_AGE_MS).toISOString();
+      return deleteInBatches(EXPIRE_BATCH, async (limit) => {
+        const [{ n }] = await db.$queryRaw<[{ n: number }]>`
+          WITH expired AS (
+            UPDATE "WebhookDelivery" SET "status" = 'FAILED', "lastError" = ${EXPIRED}, "nextAttemptAt" = NULL
+            WHERE "id" IN (
+              SELECT "id" FROM "WebhookDelivery"
+              WHERE "status" = 'PENDING' AND "createdAt" < ${before}::timestamptz
+              LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+            RETURNING "id"
+          ),
+          dropped AS (
+            DELETE FROM "Job"
+            WHERE "queue" = ${DELIVERY_QUEUE} AND "status" = 'PENDING' AND "payload"->>'deliveryId' IN (SELECT "id" FROM expired)
+          )
+          SELECT count(*)::int AS n FROM expired`;
+        return n;
+      });
+    },
+
     /** Deletes events older than their retention whose deliveries are all finished, with those deliveries and attempts. */
     prune(): Promise<number> {
       const before = new Date(clock.now().getTime() - (config.retention?.webhookEventsMs ?? DEFAULT_WEBHOOK_RETENTION_MS));
