@@ -12,6 +12,8 @@ import { createJobQueue } from '@gateway/jobs';
 
 export interface ChildGateway {
   url: string;
+  /** GET /metrics on the gateway's own metrics listener (a free port of its own). */
+  metricsUrl: string;
   child: ChildProcess;
   /** SIGTERM (a clean stop), then SIGKILL after 5 s. */
   stop(): Promise<void>;
@@ -63,6 +65,7 @@ async function end(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
 /** Starts the gateway and waits until /health answers 200 (migrations applied, worker running). */
 export async function startChildGateway(options: ChildGatewayOptions): Promise<ChildGateway> {
   const port = await freePort();
+  const metricsPort = await freePort();
   // GATEWAY_* settings of the caller's shell are left out: the run must not depend on them.
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('GATEWAY_')));
   const [program, ...wrapperArgs] = [...(options.wrapper ?? []), process.execPath];
@@ -78,13 +81,14 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
       LOG_LEVEL: 'warn',
       GATEWAY_WORKERS: String(options.workers ?? 1),
       // Several gateways may run on this machine at once: each its own metrics port.
-      GATEWAY_METRICS_PORT: '0',
+      GATEWAY_METRICS_PORT: String(metricsPort),
       ...options.env,
     },
     stdio: options.stdio ?? ['ignore', 'inherit', 'inherit'],
   });
   const gateway: ChildGateway = {
     url: `http://127.0.0.1:${port}`,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     child,
     stop: () => end(child, 'SIGTERM'),
     kill: () => end(child, 'SIGKILL'),

@@ -32,7 +32,7 @@ export interface Target {
 }
 
 /** The gateway under test: its URL and process, and the simulated acquirer's process (measured apart). */
-export type Gateway = Pick<ChildGateway, 'url' | 'child'> & { acquirer: ChildAcquirer['child'] };
+export type Gateway = Pick<ChildGateway, 'url' | 'metricsUrl' | 'child'> & { acquirer: ChildAcquirer['child'] };
 
 /** One request that autocannon repeats for the whole run. */
 export interface Scenario {

@@ -26,7 +26,7 @@ function rssMiB(pid: number): number {
 }
 
 async function metrics(url: string): Promise<Map<string, number>> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  const text = await (await fetch(url)).text();
   const values = new Map<string, number>();
   for (const line of text.split('\n')) {
     const match = /^(\w+)(?:\{[^}]*\})? ([\d.e+-]+|NaN)$/.exec(line);
@@ -36,7 +36,7 @@ async function metrics(url: string): Promise<Map<string, number>> {
 }
 
 async function sample(gateway: Gateway, seconds: number): Promise<Sample> {
-  const m = await metrics(gateway.url);
+  const m = await metrics(gateway.metricsUrl);
   return {
     seconds,
     rssMiB: rssMiB(gateway.child.pid!),
