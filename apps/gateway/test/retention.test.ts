@@ -52,6 +52,21 @@ describe('the maintenance sweep', () => {
     expect((await a.api.get(`/webhook/event/${oldEvent.id}`)).status).toBe(404);
   });
 
+  it('deletes rate-limit rows expired for an hour (system time, as the store writes them), and keeps the others', async () => {
+    const db = bed.t.gateway.database.prisma;
+    const ago = (ms: number) => new Date(Date.now() - ms);
+    await db.rateLimit.createMany({
+      data: [
+        { key: 'retention-test:expired-long-ago', points: 3, expire: ago(2 * HOUR) },
+        { key: 'retention-test:expired-just-now', points: 3, expire: ago(60_000) },
+        { key: 'retention-test:current', points: 3, expire: new Date(Date.now() + HOUR) },
+      ],
+    });
+    await bed.advance(2 * 60_000);
+    const kept = await db.rateLimit.findMany({ where: { key: { startsWith: 'retention-test:' } }, orderBy: { key: 'asc' } });
+    expect(kept.map((row) => row.key)).toEqual(['retention-test:current', 'retention-test:expired-just-now']);
+  });
+
   it("fails a dead endpoint's deliveries after 3 days, whatever their attempts, so their events are pruned", async () => {
     const db = bed.t.gateway.database.prisma;
     const { a, subscriptionId } = await bed.subscribedAccount('/dead', ['Customer']);

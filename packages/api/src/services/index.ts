@@ -6,7 +6,7 @@ import { createDashboardService } from './dashboard';
 import type { Dependencies } from './deps';
 import { createIdempotencyService } from './idempotency';
 import { createInfoService } from './info';
-import { createCounters, DEFAULT_LIMITS } from './limits';
+import { createCounters, DEFAULT_LIMITS, sweepExpiredLimits } from './limits';
 import { createCardTestingGuard } from './limits/card-testing';
 import { INTERNAL_CAPS, urgentLane } from './lanes';
 import { createMaintenance } from './maintenance';
@@ -47,6 +47,7 @@ export function createServices(deps: Dependencies) {
     { name: 'webhook events', run: webhooks.prune },
     { name: 'staff sessions', run: staff.sweep },
     { name: 'provider notifications', run: charges.notifications.sweep },
+    { name: 'rate limits', run: () => sweepExpiredLimits(deps.db) },
   ]);
   return {
     config: deps.config,

@@ -74,11 +74,12 @@ const refusal = (res: RateLimiterRes, message: string) => new RateLimited(Math.m
 /**
  * The limits, as rate-limiter-flexible's Prisma store keeps them: a row per limit and subject,
  * incremented in the database (an upsert), so concurrent calls on any process all count. It works
- * on PostgreSQL and on the embedded database alike (docs/decisions.md). The store deletes rows
- * expired for an hour every 5 minutes: one limiter does it for the table.
+ * on PostgreSQL and on the embedded database alike (docs/decisions.md). Expired rows are deleted by
+ * the maintenance run (sweepExpiredLimits), not by the store's own timer, which outlived the
+ * database pool at a stop ("Cannot use a pool after calling end").
  */
 export function createCounters(db: Db, limits: Limits): Record<LimitName, Counter> {
-  const counter = (name: LimitName, index: number): Counter => {
+  const counter = (name: LimitName): Counter => {
     const { points, seconds } = limits[name];
     const limiter = new RateLimiterPrisma({
       storeClient: db,
@@ -86,7 +87,7 @@ export function createCounters(db: Db, limits: Limits): Record<LimitName, Counte
       keyPrefix: name,
       points,
       duration: seconds,
-      clearExpiredByTimeout: index === 0,
+      clearExpiredByTimeout: false,
     });
     return {
       async count(subject, message) {
@@ -103,7 +104,19 @@ export function createCounters(db: Db, limits: Limits): Record<LimitName, Counte
     };
   };
   const names = Object.keys(DEFAULT_LIMITS) as LimitName[];
-  return Object.fromEntries(names.map((name, index) => [name, counter(name, index)])) as Record<LimitName, Counter>;
+  return Object.fromEntries(names.map((name) => [name, counter(name)])) as Record<LimitName, Counter>;
 }
 
 export type Counters = ReturnType<typeof createCounters>;
+
+/** How long an expired limit row is kept (the store's own rule): a window just ended may be read again. */
+const EXPIRED_KEPT_MS = 3_600_000;
+
+/**
+ * Deletes limit rows expired for an hour; the maintenance run calls it once a minute. On the system
+ * clock, as the store sets `expire` by it.
+ */
+export async function sweepExpiredLimits(db: Db): Promise<number> {
+  const { count } = await db.rateLimit.deleteMany({ where: { expire: { lt: new Date(Date.now() - EXPIRED_KEPT_MS) } } });
+  return count;
+}
