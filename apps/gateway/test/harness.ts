@@ -279,3 +279,13 @@ export function acquirer(t: TestGateway) {
     keeps: async (providerToken: string) => (await call('GET', `/v1/cards/${providerToken}`)).status === 200,
   };
 }
+
+/** Polls `check` until it holds; returns how long that took. */
+export async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return Date.now() - started;
+}

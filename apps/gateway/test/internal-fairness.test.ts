@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { card, CHEAP_DOMESTIC, createAccount, startTestGateway, VISA, type TestAccount, type TestGateway } from './harness';
+import { card, CHEAP_DOMESTIC, createAccount, startTestGateway, VISA, within, type TestAccount, type TestGateway } from './harness';
 
 /**
  * Issue 12 point 1, internal work: account A's batches on a slow dummy provider (each chunk takes
@@ -15,15 +15,6 @@ const PROMPT_MS = 15_000;
 let t: TestGateway;
 let a: TestAccount;
 let b: TestAccount;
-
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return Date.now() - started;
-}
 
 /** A batch of `rows` rows charging one saved card of `account`. */
 async function batchOf(account: TestAccount, rows: number, label: string) {

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { card, createAccount, startTestGateway, VISA, type TestAccount, type TestGateway } from './harness';
+import { card, createAccount, startTestGateway, VISA, within, type TestAccount, type TestGateway } from './harness';
 import { startReceiver, type Receiver } from './webhook-receiver';
 
 /**
@@ -30,16 +30,6 @@ async function startHangingReceiver(): Promise<Server> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return server;
-}
-
-/** Polls `check` until it holds; returns how long that took. */
-async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > ms) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return Date.now() - started;
 }
 
 type Endpoint = Record<string, unknown> & { webhookSubscriptionId: string; pausedUntil: string | null };
