@@ -1,11 +1,11 @@
-import { Prisma, type Charge, type ChargeStatus } from '@gateway/db';
+import { statementsOf, type Charge, type ChargeStatus, type Prisma } from '@gateway/db';
 
 /**
- * The two statements every charge makes, in SQL through Prisma's `$queryRaw`: the query builder's
- * `create` and `update` return all of a charge's columns and cost several times the CPU of the
- * statement itself. Here the insert returns the one column the database fills (`dateAdded`), the
- * update nothing, and the charge is answered from what is in memory. docs/decisions.md, "Charge
- * statements in SQL".
+ * The two statements every charge makes, in SQL (statementsOf: on Prisma's driver adapter when no
+ * transaction is open): the query builder's `create` and `update` return all of a charge's columns
+ * and cost several times the CPU of the statement itself. Here the insert returns the one column
+ * the database fills (`dateAdded`), the update nothing, and the charge is answered from what is in
+ * memory. docs/decisions.md, "Charge statements in SQL".
  */
 
 /** What a new charge row holds for every column its insert leaves out: the schema's defaults. */
@@ -72,19 +72,27 @@ type Row = Partial<Record<Column, unknown>>;
 
 const JSON_COLUMNS = new Set<string>(['address', 'order', 'geolocation', 'metadata', 'webhook', 'transfer'] satisfies Column[]);
 
-function column(name: string): Prisma.Sql {
+function column(name: string): string {
   // Names come from typed rows, never from a request; checked all the same, as they are not parameters.
   if (!Object.hasOwn(CHARGE_DEFAULTS, name) && !['id', 'accountId', 'status', 'currency', 'amount', 'dateAdded'].includes(name)) {
     throw new Error(`Unknown charge column ${name}`);
   }
-  return Prisma.raw(`"${name}"`);
+  return `"${name}"`;
 }
 
-function value(name: string, given: unknown): Prisma.Sql {
-  if (given === null) return Prisma.sql`NULL`;
-  if (name === 'status') return Prisma.sql`${given}::"ChargeStatus"`;
-  if (JSON_COLUMNS.has(name)) return Prisma.sql`${JSON.stringify(given)}::jsonb`;
-  return Prisma.sql`${given}`;
+/** Statement parameters, `$1…$n` in the order they are added. */
+class Parameters {
+  readonly values: unknown[] = [];
+
+  /** The placeholder of a column's value, with the cast the column needs. */
+  of(name: string, given: unknown): string {
+    if (given === null) return 'NULL';
+    const json = JSON_COLUMNS.has(name);
+    this.values.push(json ? JSON.stringify(given) : given);
+    const placeholder = `$${this.values.length}`;
+    if (name === 'status') return `${placeholder}::"ChargeStatus"`;
+    return json ? `${placeholder}::jsonb` : placeholder;
+  }
 }
 
 /** The columns of a row that are set (undefined is left out, as Prisma does). */
@@ -94,28 +102,17 @@ const setColumns = (row: Row) => Object.keys(row).filter((name) => row[name as C
 const setOnly = (row: Row, names: string[]): Row => Object.fromEntries(names.map((name) => [name, row[name as Column]]));
 
 /**
- * A raw statement's unique violation (P2010) as the query builder reports it (P2002), which the
- * callers that choose a charge's id check for: the id is taken.
- */
-function asQueryBuilderError(error: unknown): unknown {
-  if (!(error instanceof Prisma.PrismaClientKnownRequestError) || error.code !== 'P2010') return error;
-  const cause = (error.meta?.driverAdapterError as { cause?: { kind?: string } } | undefined)?.cause;
-  if (cause?.kind !== 'UniqueConstraintViolation') return error;
-  return new Prisma.PrismaClientKnownRequestError(error.message, { code: 'P2002', clientVersion: error.clientVersion, meta: error.meta });
-}
-
-/**
  * Inserts a new charge (chargeRow's); answers the row as the database now holds it. An id already
  * taken fails with P2002, as the query builder's create does.
  */
 export async function insertCharge(db: Prisma.TransactionClient, row: Prisma.ChargeUncheckedCreateInput): Promise<Charge> {
   const names = setColumns(row as Row);
-  const [inserted] = await db.$queryRaw<Array<Pick<Charge, 'dateAdded'>>>`
-    INSERT INTO "Charge" (${Prisma.join(names.map(column))})
-    VALUES (${Prisma.join(names.map((name) => value(name, row[name as keyof typeof row])))})
-    RETURNING "dateAdded"`.catch((error: unknown) => {
-    throw asQueryBuilderError(error);
-  });
+  const parameters = new Parameters();
+  const values = names.map((name) => parameters.of(name, row[name as keyof typeof row]));
+  const [inserted] = await statementsOf(db).query(
+    `INSERT INTO "Charge" (${names.map(column).join(', ')}) VALUES (${values.join(', ')}) RETURNING "dateAdded"`,
+    parameters.values,
+  );
   return { ...CHARGE_DEFAULTS, ...setOnly(row as Row, names), dateAdded: inserted!.dateAdded } as Charge;
 }
 
@@ -130,9 +127,14 @@ export async function updateCharge(
   changes: Partial<Omit<Charge, 'id'>>,
 ): Promise<Charge> {
   const names = setColumns(changes);
-  const assignments = names.map((name) => Prisma.sql`${column(name)} = ${value(name, changes[name as keyof typeof changes])}`);
-  const count = await db.$executeRaw`
-    UPDATE "Charge" SET ${Prisma.join(assignments)} WHERE id = ${charge.id} AND status = ${from}::"ChargeStatus"`;
+  const parameters = new Parameters();
+  const assignments = names.map((name) => `${column(name)} = ${parameters.of(name, changes[name as keyof typeof changes])}`);
+  const id = parameters.of('id', charge.id);
+  const status = parameters.of('status', from);
+  const count = await statementsOf(db).execute(
+    `UPDATE "Charge" SET ${assignments.join(', ')} WHERE id = ${id} AND status = ${status}`,
+    parameters.values,
+  );
   if (count !== 1) throw new Error(`Charge ${charge.id} is no longer ${from}`);
   return { ...charge, ...setOnly(changes, names) } as Charge;
 }
