@@ -46,7 +46,8 @@ const MAIN_JS = process.env.BENCH_GATEWAY
   ? resolve(process.env.INIT_CWD ?? '.', process.env.BENCH_GATEWAY)
   : fileURLToPath(new URL('../dist/main.js', import.meta.url));
 const SERVER_URL = process.env.DATABASE_URL || 'postgresql://root@127.0.0.1:5432/postgres';
-const WARMUP_S = 2;
+/** Seconds of load before the measured run: long enough for V8 to have optimised the hot path (a server runs for days). */
+const WARMUP_S = positiveInteger('BENCH_WARMUP', 10);
 const DURATION_S = positiveInteger('BENCH_DURATION', 15);
 const CONNECTIONS = positiveInteger('BENCH_CONNECTIONS', 20);
 const BATCH_ROWS = positiveInteger('BENCH_BATCH_ROWS', 10_000);
@@ -257,7 +258,11 @@ try {
   const callgrindDir = ONLY === 'instructions' ? mkdtempSync(join(tmpdir(), 'gateway-callgrind-')) : undefined;
   if (callgrindDir) cleanups.push(async () => rmSync(callgrindDir, { recursive: true, force: true }));
   const child = await startChildGateway({
-    args: [...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []), MAIN_JS],
+    args: [
+      ...(process.env.BENCH_PERF ? ['--perf-basic-prof'] : []),
+      ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
+      MAIN_JS,
+    ],
     ...(callgrindDir && { wrapper: callgrindWrapper(callgrindDir), startTimeoutMs: 600_000 }),
     cwd: ROOT,
     databaseUrl,

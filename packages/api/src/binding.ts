@@ -79,8 +79,20 @@ function unwrap(schema: unknown): unknown {
   }
 }
 
+/** Each object schema's keys by their lower-case spelling, worked out once per shape. */
+const lowerNamesOf = new WeakMap<object, Map<string, string>>();
+
+function byLowerNameOf(shape: Record<string, unknown>): Map<string, string> {
+  let names = lowerNamesOf.get(shape);
+  if (!names) {
+    names = new Map(Object.keys(shape).map((k) => [k.toLowerCase(), k]));
+    lowerNamesOf.set(shape, names);
+  }
+  return names;
+}
+
 function bindObject(shape: Record<string, unknown>, value: Record<string, unknown>, at: Place): Record<string, unknown> {
-  const byLowerName = new Map(Object.keys(shape).map((k) => [k.toLowerCase(), k]));
+  const byLowerName = byLowerNameOf(shape);
   const result: Record<string, unknown> = {};
   for (const [key, raw] of Object.entries(value)) {
     const lower = key.toLowerCase();
