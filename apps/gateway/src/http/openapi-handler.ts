@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TRPCError, type AnyRouter, type ProcedureType } from '@trpc/server';
-import { getErrorShape } from '@trpc/server/unstable-core-do-not-import';
+import { getErrorShape, type AnyProcedure } from '@trpc/server/unstable-core-do-not-import';
 import {
   acceptsRequestBody,
   coerceSchema,
@@ -17,8 +17,9 @@ import {
 /** Where an OpenAPI operation goes, worked out once at start-up. */
 interface Route {
   pattern: RegExp;
-  /** The procedure's path in the router (`charge.createWithCard`), split for the caller. */
-  segments: string[];
+  /** The procedure, called as tRPC's caller calls it, without building a caller per request. */
+  procedure: AnyProcedure;
+  /** The procedure's path in the router (`charge.createWithCard`). */
   procedurePath: string;
   type: ProcedureType;
   /** False when the input schema is void: the procedure is called without input. */
@@ -26,8 +27,6 @@ interface Route {
   /** Query parameters the schema takes as arrays: a single value is wrapped in one. */
   arrayParameters: string[];
 }
-
-type Caller = Record<string, unknown>;
 
 export interface OpenApiHandlerOptions<TContext> {
   router: AnyRouter;
@@ -55,7 +54,7 @@ function routesOf(router: AnyRouter): Map<string, Route[]> {
     const shape: Record<string, unknown> = isObject ? (unwrapped as unknown as { shape: Record<string, unknown> }).shape : {};
     const route: Route = {
       pattern: getPathRegExp(normalizePath(openapi.path)),
-      segments: path.split('.'),
+      procedure: procedure as AnyProcedure,
       procedurePath: path,
       type,
       takesInput: !instanceofZodTypeLikeVoid(unwrapped),
@@ -87,7 +86,6 @@ function queryInput(req: IncomingMessage): Record<string, unknown> {
  */
 export function createOpenApiHandler<TContext>({ router, createContext, responseMeta, onError }: OpenApiHandlerOptions<TContext>) {
   const routes = routesOf(router);
-  const createCaller = (router as unknown as { createCaller(ctx: TContext): Caller }).createCaller;
 
   function send(res: ServerResponse, { status, headers }: { status: number; headers?: Record<string, string> }, body: unknown) {
     res.statusCode = status;
@@ -120,8 +118,15 @@ export function createOpenApiHandler<TContext>({ router, createContext, response
           for (const key of route.arrayParameters) if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
       }
       ctx = createContext({ req, res });
-      const procedure = route.segments.reduce<unknown>((at, segment) => (at as Caller)[segment], createCaller(ctx));
-      const data = await (procedure as (input: unknown) => Promise<unknown>)(input);
+      const rawInput = input;
+      const data = await route.procedure({
+        path: route.procedurePath,
+        getRawInput: async () => rawInput,
+        ctx,
+        type: route.type,
+        signal: undefined,
+        batchIndex: 0,
+      });
       send(res, responseMeta({ ctx, errors: [] }), data);
     } catch (cause) {
       const error =
