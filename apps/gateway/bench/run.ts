@@ -50,6 +50,8 @@ const SERVER_URL = process.env.DATABASE_URL || 'postgresql://root@127.0.0.1:5432
 const WARMUP_S = positiveInteger('BENCH_WARMUP', 10);
 const DURATION_S = positiveInteger('BENCH_DURATION', 15);
 const CONNECTIONS = positiveInteger('BENCH_CONNECTIONS', 20);
+/** Gateway processes (GATEWAY_WORKERS): their CPU is counted together. */
+const WORKERS = positiveInteger('BENCH_WORKERS', 1);
 const BATCH_ROWS = positiveInteger('BENCH_BATCH_ROWS', 10_000);
 /**
  * `charge` or `batch`: that part alone; `instructions`: instructions per charge, under callgrind;
@@ -267,6 +269,7 @@ try {
     cwd: ROOT,
     databaseUrl,
     masterKeys,
+    workers: WORKERS,
     env: { LOG_LEVEL, GATEWAY_SIMULATOR_URL: acquirer.url },
     stdio: ['ignore', log, log],
   });
@@ -276,7 +279,7 @@ try {
   // Under callgrind an answer can take seconds: the acquirer is given a minute, not 10 s.
   const target = await seedAccount(databaseUrl, masterKeys, callgrindDir ? { ...PROVIDER, timeoutMs: 60_000 } : PROVIDER);
   console.log(
-    `gateway ${MAIN_JS} (pid ${child.child.pid}, Node ${process.version}, LOG_LEVEL=${LOG_LEVEL}, log in ${logFile}) on database ${new URL(databaseUrl).pathname.slice(1)}`,
+    `gateway ${MAIN_JS} (pid ${child.child.pid}, GATEWAY_WORKERS=${WORKERS}, Node ${process.version}, LOG_LEVEL=${LOG_LEVEL}, log in ${logFile}) on database ${new URL(databaseUrl).pathname.slice(1)}`,
   );
   console.log(`simulated acquirer: pid ${acquirer.child.pid}, ${acquirer.url}`);
   if (callgrindDir) await countInstructions(chargeCard, gateway, target, callgrindDir);
