@@ -262,6 +262,7 @@ try {
   const child = await startChildGateway({
     args: [
       ...(process.env.BENCH_PERF ? ['--perf-basic-prof'] : []),
+      ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
       ...(CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROF_DIR}`] : []),
       MAIN_JS,
     ],
