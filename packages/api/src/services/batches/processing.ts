@@ -3,6 +3,7 @@ import { Prisma, type Account, type Batch, type BatchRow, type BatchStatus, type
 import type { JobHandler } from '@gateway/jobs';
 import { atOnce } from '../at-once';
 import type { ChargeService } from '../charges';
+import { PROVIDER_OUTCOME_TX } from '../charges/events';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
 import { openWebhook, type WebhookService } from '../webhooks';
@@ -27,6 +28,8 @@ const LANE_WAIT_MS = 2 * 60_000;
  * provider, whose rate limit (Stripe: 100 calls a second in live mode) a batch must not use up.
  */
 const ROWS_AT_ONCE = { simulated: 64, real: 8 };
+/** The transaction that ends a chunk run. */
+const CHUNK_TX = { ...PROVIDER_OUTCOME_TX, timeout: 60_000 };
 /** A chunk retries (database trouble, rows waiting for their charges) for about two days. */
 const CHUNK_ATTEMPTS = 25;
 /** Why a row whose chunk gave up before charging it failed. */
@@ -287,13 +290,15 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
       const rows = await rowsToCharge(db, batchId, chunk, chunkRows);
       const { outcomes, settled, error } = await chargeRows(batch.account, rows, ctx.signal);
       const done = outcomes.length === rows.length;
+      // It writes what the providers did, up to 500 charges with their events when anyone listens:
+      // it waits for a connection and runs as long as that takes (Prisma's defaults: 2 s and 5 s).
       await db.$transaction(async (tx) => {
         await charges.settleCharges(tx, settled);
         await record(tx, batchId, outcomes);
         if (!done) return;
         await handOn({ tx });
         await ctx.complete(tx);
-      });
+      }, CHUNK_TX);
       if (error !== undefined) throw error;
       if (!done) throw new Error(`${rows.length - outcomes.length} rows of the chunk wait for their charges to finish`);
     } catch (error) {
