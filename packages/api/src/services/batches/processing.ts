@@ -67,8 +67,8 @@ export interface BatchProcessingDeps {
  * LANES jobs of a batch run at a time, each charging its rows together (one insert for their
  * charges, ROWS_AT_ONCE provider calls at a time, one write of the successes), so a batch normally
  * keeps LANES × ROWS_AT_ONCE charges in flight (128 on the simulated acquirer, 16 on real
- * providers) and leaves room to other jobs. A chunk that fails,
- * hangs or dies with its worker is retried on its own, not holding up the rest.
+ * providers) and leaves room to other jobs. A chunk that fails, hangs or dies with its worker is
+ * retried on its own, not holding up the rest.
  *
  * Every row has its charge id from the start, so it can make one charge only, whatever happens to
  * the workers: a job that runs the rows of a run that died finds their charges taken, records what
@@ -156,11 +156,11 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
 
   /**
    * Charges `rows` together (createPaymentMethodCharges: one insert for their charges, ROWS_AT_ONCE
-   * provider calls at a time), then resumes those whose charge existed (few: a run died), as
-   * ROWS_AT_ONCE.real at a time; takes
-   * no more after an error or once the lease is lost. A charge made (SUCCESS, or a debit the
-   * provider accepted) is a SUCCESS row; a refusal, before or at the provider, a FAILED one. The
-   * successes are answered to be written with the rows (charges.settleCharges).
+   * provider calls at a time), then resumes those whose charge existed (few: a run died),
+   * ROWS_AT_ONCE.real at a time; takes no more after an error or once the lease is lost. A charge
+   * made (SUCCESS, or a debit the provider accepted) is a SUCCESS row; a refusal, before or at the
+   * provider, a FAILED one. The successes come back unwritten, for the chunk's closing transaction
+   * (charges.settleCharges).
    */
   async function chargeRows(account: Account, rows: BatchRow[], signal: AbortSignal) {
     const settled: Parameters<BatchProcessingDeps['charges']['settleCharges']>[1] = [];
