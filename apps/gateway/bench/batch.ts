@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { coresOver, cpuSeconds } from './cpu';
+import { coresOver, cpuMeter } from './cpu';
 import type { Gateway, Target } from './run';
 
 /** Saved cards the rows are spread over. */
@@ -38,7 +38,8 @@ export async function measureBatch(gateway: Gateway, { secretKey, providerId }: 
   const lines = Array.from({ length: rows }, (_, n) => `${methods[n % PAYMENT_METHODS]},10,AUD,bench-${n + 1}`);
   const batch = ['PaymentMethodId,Amount,Currency,Reference', ...lines].join('\n');
 
-  const cpuBefore = cpuSeconds(gateway.child.pid);
+  const gatewayCpu = cpuMeter(gateway.child.pid);
+  const acquirerCpu = cpuMeter(gateway.acquirer.pid);
   const submitted = performance.now();
   const created = await call('POST', '/batch/transaction/payment_method', { count: rows, description: 'bench', batch });
   const answered = performance.now();
@@ -50,7 +51,7 @@ export async function measureBatch(gateway: Gateway, { secretKey, providerId }: 
     status = await call('GET', `/batch/${String(created.batchId)}/status`);
   }
   const done = performance.now();
-  const cpu = cpuSeconds(gateway.child.pid);
+  const [gatewaySeconds, acquirerSeconds] = [gatewayCpu(), acquirerCpu()];
   if (status.status !== 'SUCCESS' || status.success !== rows) {
     throw new Error(`the batch ended ${String(status.status)} with ${String(status.success)} of ${rows} rows charged`);
   }
@@ -62,5 +63,7 @@ export async function measureBatch(gateway: Gateway, { secretKey, providerId }: 
     `  answer         ${Math.round(answered - submitted)} ms  (CSV of ${(batch.length / 1024).toFixed(0)} KiB checked and stored)`,
   );
   console.log(`  end to end     ${(rows / total).toFixed(1)} rows/s  (${total.toFixed(1)} s)`);
-  console.log(`  CPU            gateway ${coresOver(cpu === undefined || cpuBefore === undefined ? undefined : cpu - cpuBefore, total)}`);
+  const perRow = (seconds: number | undefined) => (seconds === undefined ? 'n/a' : `${((seconds * 1000) / rows).toFixed(2)} ms`);
+  console.log(`  CPU            gateway ${coresOver(gatewaySeconds, total)}, acquirer ${coresOver(acquirerSeconds, total)}`);
+  console.log(`  CPU/row        gateway ${perRow(gatewaySeconds)}, acquirer ${perRow(acquirerSeconds)}  (the create included)`);
 }

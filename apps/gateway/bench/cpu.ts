@@ -51,3 +51,12 @@ export function cpuSeconds(pid: number | undefined): number | undefined {
 export function coresOver(cpu: number | undefined, seconds: number): string {
   return cpu === undefined ? 'n/a' : `${(cpu / seconds).toFixed(2)} cores`;
 }
+
+/** CPU seconds a process (and its children) used since this call, read when the returned function is called. */
+export function cpuMeter(pid: number | undefined): () => number | undefined {
+  const before = cpuSeconds(pid);
+  return () => {
+    const after = cpuSeconds(pid);
+    return before === undefined || after === undefined ? undefined : after - before;
+  };
+}

@@ -20,7 +20,7 @@ import { findPgbench, measureBaseline } from './baseline';
 import { measureBatch } from './batch';
 import { soak } from './soak';
 import { chargeCard } from './charge-card';
-import { coresOver, cpuSeconds } from './cpu';
+import { coresOver, cpuMeter } from './cpu';
 import { callgrindWrapper, instructionsSinceZero, zeroInstructions } from './instructions';
 import { seedAccount, startChildGateway, type ChildGateway } from './child-gateway';
 
@@ -189,15 +189,6 @@ async function measure(scenario: Scenario, gateway: Gateway, target: Target): Pr
   );
   console.log(`  CPU/request    gateway ${perRequest(gatewaySeconds)}, acquirer ${perRequest(acquirerSeconds)}`);
   return requests.average;
-}
-
-/** CPU seconds a process (and its children) used since this call, read when the returned function is called. */
-function cpuMeter(pid: number | undefined): () => number | undefined {
-  const before = cpuSeconds(pid);
-  return () => {
-    const after = cpuSeconds(pid);
-    return before === undefined || after === undefined ? undefined : after - before;
-  };
 }
 
 /**

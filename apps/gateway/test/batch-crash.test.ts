@@ -52,8 +52,10 @@ async function simulated(dir: string): Promise<Acquirer> {
   return {
     rows: ROWS,
     currency: 'AUD',
-    // A few milliseconds of acquirer latency, so that the kill finds provider calls in flight.
-    provider: { ...CHEAP_DOMESTIC, latency: { minMs: 2, maxMs: 10 } },
+    // Acquirer latency, so that the kill finds provider calls in flight (a chunk of 100 rows makes 64
+    // at once); a timeout far above it, as this process (the acquirer) is busy too: a row that timed
+    // out would fail rather than be charged.
+    provider: { ...CHEAP_DOMESTIC, latency: { minMs: 20, maxMs: 80 }, timeoutMs: 10_000 },
     paymentInformation: card(VISA),
     env: { GATEWAY_SIMULATOR_URL: simulator.url },
     // The latency keeps calls in flight: a chunk's rows are recorded only when all of them are done.

@@ -3,7 +3,7 @@ import { card, CHEAP_DOMESTIC, createAccount, startTestGateway, VISA, within, ty
 
 /**
  * Issue 12 point 1, internal work: account A's batches on a slow dummy provider (each chunk takes
- * about half a minute) would hold every internal slot of the process. They get at most their
+ * at least 10 s) would hold every internal slot of the process. They get at most their
  * account's share, so account B's batch still starts and completes, and B's CCV is erased, in
  * their normal times. On PostgreSQL, on the real clock and worker.
  */
@@ -42,9 +42,9 @@ describe.skipIf(!inject('databaseServerUrl'))("one account's slow batches and an
 
   it("erases B's CCV and runs B's batch promptly while A's batches could fill every slot", async () => {
     const db = t.gateway.database.prisma;
-    // Two batches of A: four chunks due at once, each about 7 × 5 s of provider calls.
-    await batchOf(a, 100, 'a1');
-    await batchOf(a, 100, 'a2');
+    // Two batches of A: four chunks due at once, each of 100 rows, two rounds of 64 provider calls of 5 s.
+    await batchOf(a, 1000, 'a1');
+    await batchOf(a, 1000, 'a2');
     const runningOfA = () => db.job.count({ where: { queue: 'batch.charge-rows', status: 'RUNNING', groupKey: a.accountId } });
     await within(PROMPT_MS, async () => (await runningOfA()) >= 2);
 
@@ -62,6 +62,6 @@ describe.skipIf(!inject('databaseServerUrl'))("one account's slow batches and an
     // A never held more than its share, and its batches are still going: B did not wait for them to end.
     expect(await runningOfA()).toBeLessThanOrEqual(2);
     const pendingOfA = await db.batchRow.count({ where: { batch: { accountId: a.accountId }, processedAt: null } });
-    expect(pendingOfA).toBeGreaterThan(100);
+    expect(pendingOfA).toBeGreaterThan(1000);
   }, 90_000);
 });

@@ -1,7 +1,9 @@
 import { ApiError, ERRORS, formatAmount } from '@gateway/core';
 import { Prisma, type Account, type Batch, type BatchRow, type BatchStatus, type Charge } from '@gateway/db';
 import type { JobHandler } from '@gateway/jobs';
+import { atOnce } from '../at-once';
 import type { ChargeService } from '../charges';
+import { PROVIDER_OUTCOME_TX } from '../charges/events';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
 import { openWebhook, type WebhookService } from '../webhooks';
@@ -9,14 +11,25 @@ import { toBatchStatusView } from './view';
 
 export const BATCH_QUEUE = 'batch.charge-rows';
 
-/** Rows one job charges, recorded together with the job's completion. */
-const CHUNK_ROWS = 50;
+/**
+ * Rows one job charges, recorded together with the job's completion: about a tenth of the batch,
+ * from 50 to 500. A small batch still moves in steps, with both lanes busy; a large one spreads a
+ * chunk's fixed cost (its job, its reads, its transaction) over 500 rows.
+ */
+const chunkRowsOf = (count: number) => Math.min(500, Math.max(50, Math.ceil(count / 10)));
+/** The rows of a chunk enqueued before chunks were sized by their batch. */
+const FORMER_CHUNK_ROWS = 50;
 /** Jobs of one batch that run at once (normally): each hands its lane on to the chunk LANES further on. */
 const LANES = 2;
 /** A chunk still running this long after it started (its worker died, or hangs) no longer holds up its lane. */
 const LANE_WAIT_MS = 2 * 60_000;
-/** Rows one job charges at once. */
-const ROWS_AT_ONCE = 8;
+/**
+ * Rows one job charges at once: many on the simulated acquirer; few when a row goes to a real
+ * provider, whose rate limit (Stripe: 100 calls a second in live mode) a batch must not use up.
+ */
+const ROWS_AT_ONCE = { simulated: 64, real: 8 };
+/** The transaction that ends a chunk run. */
+const CHUNK_TX = { ...PROVIDER_OUTCOME_TX, timeout: 60_000 };
 /** A chunk retries (database trouble, rows waiting for their charges) for about two days. */
 const CHUNK_ATTEMPTS = 25;
 /** Why a row whose chunk gave up before charging it failed. */
@@ -33,7 +46,8 @@ type RowOutcome =
       isRetryable: boolean;
     };
 
-type ChunkPayload = { batchId: string; chunk: number };
+/** `rows`: rows per chunk of the batch (chunkRowsOf), handed on from chunk to chunk. */
+type ChunkPayload = { batchId: string; chunk: number; rows?: number };
 
 const failed = (reason: string, gatewayCode: string | null, gatewayMessage: string | null, retryable: boolean): RowOutcome => ({
   status: 'FAILED',
@@ -43,23 +57,23 @@ const failed = (reason: string, gatewayCode: string | null, gatewayMessage: stri
   isRetryable: retryable,
 });
 
-const isUniqueViolation = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
-
 export interface BatchProcessingDeps {
-  charges: Pick<ChargeService, 'createPaymentMethodCharge' | 'resumePaymentMethodCharge'>;
+  charges: Pick<ChargeService, 'createPaymentMethodCharges' | 'resumePaymentMethodCharge' | 'settleCharges'>;
   webhooks: Pick<WebhookService, 'record'>;
 }
 
 /**
- * Charges the rows of batches in the background. A batch's rows are cut into chunks of
- * CHUNK_ROWS; LANES jobs of a batch run at a time, each charging ROWS_AT_ONCE rows at once, so a
- * batch normally keeps LANES × ROWS_AT_ONCE charges in flight and leaves room to other jobs. A
- * chunk that fails, hangs or dies with its worker is retried on its own, not holding up the rest.
+ * Charges the rows of batches in the background. A batch's rows are cut into chunks (chunkRowsOf);
+ * LANES jobs of a batch run at a time, each charging its rows together (one insert for their
+ * charges, ROWS_AT_ONCE provider calls at a time, one write of the successes), so a batch normally
+ * keeps LANES × ROWS_AT_ONCE charges in flight (128 on the simulated acquirer, 16 on real
+ * providers) and leaves room to other jobs. A chunk that fails, hangs or dies with its worker is
+ * retried on its own, not holding up the rest.
  *
  * Every row has its charge id from the start, so it can make one charge only, whatever happens to
- * the workers: a job that runs the rows of a run that died finds their charges taken (P2002),
- * records what they became, and sends those the dead run left PROCESSING again with the same
- * provider keys. A chunk records its rows, the batch's counters and its own completion in one
+ * the workers: a job that runs the rows of a run that died finds their charges taken, records what
+ * they became, and sends those the dead run left PROCESSING again with the same provider keys. A
+ * chunk writes its successful charges, its rows, the batch's counters and its own completion in one
  * transaction, with conditional and arithmetic updates, so concurrent jobs never count a row twice.
  */
 export function createBatchProcessing({ db, clock, logger, jobs, config }: Dependencies, { charges, webhooks }: BatchProcessingDeps) {
@@ -67,9 +81,10 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
   function enqueueChunk(
     batch: Pick<Batch, 'id' | 'accountId'>,
     chunk: number,
+    rows: number,
     { tx, runAt }: { tx?: Prisma.TransactionClient; runAt?: Date } = {},
   ) {
-    const payload: ChunkPayload = { batchId: batch.id, chunk };
+    const payload: ChunkPayload = { batchId: batch.id, chunk, rows };
     const key = `batch:${batch.id}:${chunk}`;
     const group = batch.accountId;
     return jobs.enqueue(BATCH_QUEUE, payload, { tx, runAt, dedupeKey: key, advance: true, maxAttempts: CHUNK_ATTEMPTS, group });
@@ -77,7 +92,8 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
 
   /** Enqueues the first chunk of each lane of a new batch, in the transaction that creates it. */
   async function start(tx: Prisma.TransactionClient, batch: Batch) {
-    for (let chunk = 0; chunk < LANES && chunk * CHUNK_ROWS < batch.count; chunk += 1) await enqueueChunk(batch, chunk, { tx });
+    const rows = chunkRowsOf(batch.count);
+    for (let chunk = 0; chunk < LANES && chunk * rows < batch.count; chunk += 1) await enqueueChunk(batch, chunk, rows, { tx });
   }
 
   async function changeStatus(tx: Prisma.TransactionClient, batch: Batch, from: BatchStatus, to: BatchStatus) {
@@ -109,55 +125,70 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
   const withLastAttempt = { attempts: { orderBy: { dateAttempted: 'desc' as const }, take: 1 } };
   const readCharge = (id: string) => db.charge.findUniqueOrThrow({ where: { id }, include: withLastAttempt });
 
-  /**
-   * Charges one row. A charge made (SUCCESS, or a debit the provider accepted) is a SUCCESS; a
-   * refusal, before or at the provider, a FAILED. Undefined: the charge is still being made.
-   */
-  async function chargeRow(account: Account, row: BatchRow): Promise<RowOutcome | undefined> {
-    const input = {
+  /** What charging a row sends: its payment method's charge for the row's amount, linked to the batch. */
+  const requestOf = (row: BatchRow) => ({
+    input: {
       paymentMethodId: row.paymentMethodId,
       amount: formatAmount(row.amount, requireCurrency(row.currency)),
       currency: row.currency,
       reference: row.reference ?? undefined,
       // Merchant-initiated on stored details: no payer present (Stripe off_session, Adyen ContAuth).
       recurring: true,
-    };
-    try {
-      await charges.createPaymentMethodCharge(account, input, { chargeId: row.chargeId, batchId: row.batchId });
-      return { status: 'SUCCESS' };
-    } catch (error) {
-      if (error instanceof ApiError) return failed(error.message, error.gatewayCode ?? null, error.gatewayMessage ?? null, error.retryable);
-      if (!isUniqueViolation(error)) throw error;
-    }
-    // The charge exists: a run that died made it before it could record the row.
+    },
+    origin: { chargeId: row.chargeId, batchId: row.batchId },
+  });
+
+  /**
+   * A row whose charge exists (a run that died made it before it could record the row): its outcome
+   * from the charge; a charge left PROCESSING (the run died during the provider call, or before it
+   * wrote the answer) is sent again with the same keys, so the payer pays at most once. Undefined:
+   * the charge is still being made.
+   */
+  async function resumeRow(account: Account, row: BatchRow): Promise<RowOutcome | undefined> {
     const charge = await readCharge(row.chargeId);
     if (charge.status !== 'PROCESSING' || charge.paymentType !== 'CARD') return outcomeOf(charge);
-    // The run died during the provider call: the same keys again, so the payer pays at most once.
-    await charges.resumePaymentMethodCharge(account, input, row.chargeId).catch((error: unknown) => {
+    await charges.resumePaymentMethodCharge(account, requestOf(row).input, row.chargeId).catch((error: unknown) => {
       if (!(error instanceof ApiError)) throw error;
       logger.warn({ chargeId: row.chargeId, error: error.message }, 'batch charge refused on resumption');
     });
     return outcomeOf(await readCharge(row.chargeId));
   }
 
-  /** Charges `rows`, ROWS_AT_ONCE at a time; takes no more after an error or once the lease is lost. */
+  /**
+   * Charges `rows` together (createPaymentMethodCharges: one insert for their charges, ROWS_AT_ONCE
+   * provider calls at a time), then resumes those whose charge existed (few: a run died),
+   * ROWS_AT_ONCE.real at a time; takes no more after an error or once the lease is lost. A charge
+   * made (SUCCESS, or a debit the provider accepted) is a SUCCESS row; a refusal, before or at the
+   * provider, a FAILED one. The successes come back unwritten, for the chunk's closing transaction
+   * (charges.settleCharges).
+   */
   async function chargeRows(account: Account, rows: BatchRow[], signal: AbortSignal) {
+    const settled: Parameters<BatchProcessingDeps['charges']['settleCharges']>[1] = [];
+    const made = await charges.createPaymentMethodCharges(account, rows.map(requestOf), {
+      inFlight: ROWS_AT_ONCE,
+      signal,
+      settle: (charge, changes) => settled.push({ charge, changes }),
+    });
+    let { error } = made;
     const outcomes: Array<[BatchRow, RowOutcome]> = [];
-    let error: unknown;
-    let next = 0;
-    const lane = async () => {
-      while (next < rows.length && error === undefined && !signal.aborted) {
-        const row = rows[next++]!;
-        try {
-          const outcome = await chargeRow(account, row);
-          if (outcome) outcomes.push([row, outcome]);
-        } catch (failure) {
-          error ??= failure;
-        }
+    const taken: BatchRow[] = [];
+    for (const [index, row] of rows.entries()) {
+      const outcome = made.outcomes[index];
+      if (outcome === 'taken') taken.push(row);
+      else if (outcome === 'charged') outcomes.push([row, { status: 'SUCCESS' }]);
+      else if (outcome)
+        outcomes.push([row, failed(outcome.message, outcome.gatewayCode ?? null, outcome.gatewayMessage ?? null, outcome.retryable)]);
+    }
+    const resume = async (row: BatchRow) => {
+      try {
+        const outcome = await resumeRow(account, row);
+        if (outcome) outcomes.push([row, outcome]);
+      } catch (failure) {
+        error ??= failure;
       }
     };
-    await Promise.all(Array.from({ length: ROWS_AT_ONCE }, lane));
-    return { outcomes, error };
+    await atOnce(taken, ROWS_AT_ONCE.real, resume, () => error !== undefined || signal.aborted);
+    return { outcomes, settled, error };
   }
 
   /** Records processed rows once each, and the batch's counters; completes the batch with its last row. */
@@ -186,9 +217,9 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
   }
 
   /** The rows of a chunk not yet recorded, in line order. */
-  const rowsToCharge = (client: Pick<Prisma.TransactionClient, 'batchRow'>, batchId: string, chunk: number) =>
+  const rowsToCharge = (client: Pick<Prisma.TransactionClient, 'batchRow'>, batchId: string, chunk: number, rows: number) =>
     client.batchRow.findMany({
-      where: { batchId, status: 'CREATED', line: { gt: chunk * CHUNK_ROWS, lte: (chunk + 1) * CHUNK_ROWS } },
+      where: { batchId, status: 'CREATED', line: { gt: chunk * rows, lte: (chunk + 1) * rows } },
       orderBy: { line: 'asc' },
     });
 
@@ -199,9 +230,9 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
    * taken, and is recorded FAILED; a row whose charge exists is recorded from it, unless that
    * charge is still being made.
    */
-  async function giveUp(batch: Batch, chunk: number) {
+  async function giveUp(batch: Batch, chunk: number, chunkRows: number) {
     await db.$transaction(async (tx) => {
-      const rows = await rowsToCharge(tx, batch.id, chunk);
+      const rows = await rowsToCharge(tx, batch.id, chunk, chunkRows);
       const methods = await tx.paymentMethod.findMany({
         where: { accountId: batch.accountId, id: { in: rows.map((row) => row.paymentMethodId) } },
         select: { id: true, type: true, customerId: true },
@@ -248,29 +279,32 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
    * or dies holds its lane, and not for long. Chunks cover different rows: no row is charged twice.
    */
   const chargeChunk: JobHandler = async (payload, ctx) => {
-    const { batchId, chunk } = payload as ChunkPayload;
+    const { batchId, chunk, rows: chunkRows = FORMER_CHUNK_ROWS } = payload as ChunkPayload;
     const batch = await db.batch.findUniqueOrThrow({ where: { id: batchId }, include: { account: true } });
     const next = chunk + LANES;
     const handOn = (options: { tx?: Prisma.TransactionClient; runAt?: Date } = {}) =>
-      next * CHUNK_ROWS < batch.count ? enqueueChunk(batch, next, options) : undefined;
+      next * chunkRows < batch.count ? enqueueChunk(batch, next, chunkRows, options) : undefined;
     await handOn({ runAt: new Date(clock.now().getTime() + LANE_WAIT_MS) });
     try {
       if (batch.status === 'CREATED') await db.$transaction((tx) => changeStatus(tx, batch, 'CREATED', 'IN_PROGRESS'));
-      const rows = await rowsToCharge(db, batchId, chunk);
-      const { outcomes, error } = await chargeRows(batch.account, rows, ctx.signal);
+      const rows = await rowsToCharge(db, batchId, chunk, chunkRows);
+      const { outcomes, settled, error } = await chargeRows(batch.account, rows, ctx.signal);
       const done = outcomes.length === rows.length;
+      // It writes what the providers did, up to 500 charges with their events when anyone listens:
+      // it waits for a connection and runs as long as that takes (Prisma's defaults: 2 s and 5 s).
       await db.$transaction(async (tx) => {
+        await charges.settleCharges(tx, settled);
         await record(tx, batchId, outcomes);
         if (!done) return;
         await handOn({ tx });
         await ctx.complete(tx);
-      });
+      }, CHUNK_TX);
       if (error !== undefined) throw error;
       if (!done) throw new Error(`${rows.length - outcomes.length} rows of the chunk wait for their charges to finish`);
     } catch (error) {
       await handOn();
       if (ctx.attempt >= CHUNK_ATTEMPTS) {
-        await giveUp(batch, chunk).catch((failure: unknown) =>
+        await giveUp(batch, chunk, chunkRows).catch((failure: unknown) =>
           logger.error({ batchId, chunk, err: failure }, 'batch chunk could not give up'),
         );
       }

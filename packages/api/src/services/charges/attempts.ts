@@ -10,7 +10,7 @@ import { PROVIDER_OUTCOME_TX, type ChargeEvents } from './events';
 import { REVERSE_QUEUE } from './queues';
 import { failedAttemptRow, failedCharge } from './records';
 import { keeper, reverseAttempt } from './reversal';
-import { updateCharge } from './statements';
+import { updateCharge, updateCharges } from './statements';
 import { toChargeView } from './view';
 
 /** One way to take the payment: a provider and what to charge there. */
@@ -30,6 +30,13 @@ export interface AttemptPlan {
   /** Move on to the next route after a retryable failure (least cost, fallback payment methods). */
   failover: boolean;
   recurring?: boolean;
+  /**
+   * Takes a success (its charge and the changes) that the caller writes itself, with others in one
+   * statement (a batch chunk: updateCharges), instead of its own write. Until then the charge stays
+   * PROCESSING, as after a crash during the provider call: a run that finds it sends it again with
+   * the same keys. A capture the provider settles later (Adyen) is still written at once.
+   */
+  settle?: (charge: Charge, changes: Partial<Charge>) => void;
 }
 
 /**
@@ -63,6 +70,13 @@ export function cardColumnsFromSummary(card: CardSummary) {
  */
 export type AttemptRunner = ReturnType<typeof createAttemptRunner>;
 
+/** What the attempts came to: the charge as it is now (or as `settle` will write it), on the provider that took it. */
+export interface AttemptOutcome {
+  charge: Charge;
+  provider: ProviderWithFees;
+  failedAttempts: ChargeAttempt[];
+}
+
 export function createAttemptRunner(
   { db, clock, logger, config, jobs }: Dependencies,
   events: ChargeEvents,
@@ -93,7 +107,7 @@ export function createAttemptRunner(
     }, PROVIDER_OUTCOME_TX);
   }
 
-  return async function runAttempts(plan: AttemptPlan): Promise<ChargeView> {
+  async function attempt(plan: AttemptPlan): Promise<AttemptOutcome> {
     const { currency, capture, routes } = plan;
     let { charge } = plan;
     const started = clock.now().getTime();
@@ -130,23 +144,27 @@ export function createAttemptRunner(
         const data: Partial<Charge> = captured
           ? { status: 'SUCCESS', providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
           : { status: 'AUTHORISE', providerChargeId };
-        const write = (tx: Prisma.TransactionClient) =>
-          updateCharge(tx, charge, 'PROCESSING', card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data);
+        const changes = card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data;
+        const write = (tx: Prisma.TransactionClient) => updateCharge(tx, charge, 'PROCESSING', changes);
         // A sale whose capture the provider settles later (Adyen): kept with the charge, pending its notification.
         const pending = captured && pendingCapture?.pending ? pendingCapture : undefined;
-        const updated = pending
-          ? await db.$transaction(async (tx) => {
-              const written = await write(tx);
-              await events.statusChanged(tx, charge);
-              const kept = { providerId: provider.id, chargeId: charge.id, kind: 'capture' as const, amount: charge.amount };
-              await keepPending(tx, { ...kept, providerReference: pending.providerReference });
-              return written;
-            }, PROVIDER_OUTCOME_TX)
-          : await events.changing(charge, write, () => true);
+        let updated: Charge;
+        if (pending) {
+          updated = await db.$transaction(async (tx) => {
+            const written = await write(tx);
+            await events.statusChanged(tx, charge);
+            const kept = { providerId: provider.id, chargeId: charge.id, kind: 'capture' as const, amount: charge.amount };
+            await keepPending(tx, { ...kept, providerReference: pending.providerReference });
+            return written;
+          }, PROVIDER_OUTCOME_TX);
+        } else if (plan.settle) {
+          plan.settle(charge, changes);
+          updated = { ...charge, ...changes };
+        } else {
+          updated = await events.changing(charge, write, () => true);
+        }
         logger.info({ chargeId: charge.id, providerId: provider.id, status: updated.status, attempt }, 'charge completed');
-        // A new charge has no refunds yet and its attempts are in hand: only its customer is read.
-        const customer = updated.customerId ? await db.customer.findUnique({ where: { id: updated.customerId } }) : null;
-        return toChargeView({ ...updated, provider, customer, refunds: [], attempts: failedAttempts });
+        return { charge: updated, provider, failedAttempts };
       }
 
       const { failure } = result;
@@ -167,5 +185,31 @@ export function createAttemptRunner(
       if (last) throw error;
     }
     throw new ApiError('NoCardProvidersConfigured');
+  }
+
+  return {
+    attempt,
+    /**
+     * Writes successes left to `settle`, in the caller's transaction, in one statement, each with
+     * its event when anyone listens. A charge no longer PROCESSING was decided by another run, with
+     * the same keys and so the same answer: it is left as it is.
+     */
+    async settleCharges(tx: Prisma.TransactionClient, settled: Array<{ charge: Charge; changes: Partial<Charge> }>) {
+      const written = new Set(
+        await updateCharges(
+          tx,
+          'PROCESSING',
+          settled.map(({ charge, changes }) => ({ id: charge.id, changes })),
+        ),
+      );
+      for (const { charge } of settled) if (written.has(charge.id)) await events.statusChanged(tx, charge);
+    },
+    /** The attempts, answered as the API shows the charge. */
+    async runAttempts(plan: AttemptPlan): Promise<ChargeView> {
+      const { charge, provider, failedAttempts } = await attempt(plan);
+      // A new charge has no refunds yet and its attempts are in hand: only its customer is read.
+      const customer = charge.customerId ? await db.customer.findUnique({ where: { id: charge.customerId } }) : null;
+      return toChargeView({ ...charge, provider, customer, refunds: [], attempts: failedAttempts });
+    },
   };
 }

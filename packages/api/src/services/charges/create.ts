@@ -16,16 +16,14 @@ import type { Dependencies } from '../deps';
 import { requireAmount, requireCurrency } from '../money';
 import { chargeMoney } from '../providers/currencies';
 import { estimatedCost, leastCostRoutes, requireProvider, type ProviderWithFees } from '../providers/selection';
-import type { createAttemptRunner } from './attempts';
+import type { AttemptRunner } from './attempts';
 import { chargeDetails, chargeRow } from './records';
 import { insertCharge } from './statements';
-
-type AttemptRunner = ReturnType<typeof createAttemptRunner>;
 
 /** Where a card charge goes: the provider the caller named, or the cheapest eligible one. */
 export type CardChargeTarget = { providerId: string } | 'least-cost';
 
-export function createCardCharging(deps: Dependencies, runAttempts: AttemptRunner) {
+export function createCardCharging(deps: Dependencies, { runAttempts }: Pick<AttemptRunner, 'runAttempts'>) {
   const { db, clock, config } = deps;
 
   async function routesFor(

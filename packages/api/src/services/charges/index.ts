@@ -19,16 +19,17 @@ export function createChargeService(
 ) {
   const events = createChargeEvents(deps, webhooks);
   const notifications = createNotificationService(deps, events);
-  const runAttempts = createAttemptRunner(deps, events, notifications);
+  const attempts = createAttemptRunner(deps, events, notifications);
   const debits = createDebitCharging(deps, events);
   const lifecycle = createChargeLifecycle(deps, events, notifications);
   const recovery = createChargeRecovery(deps, lifecycle, events);
   return {
-    createCardCharge: createCardCharging(deps, runAttempts),
-    ...createStoredCharging(deps, { ...stored, runAttempts, debits }),
+    createCardCharge: createCardCharging(deps, attempts),
+    ...createStoredCharging(deps, { ...stored, attempts, debits }),
     search: createChargeSearch(deps),
     ...lifecycle,
     notifications,
+    settleCharges: attempts.settleCharges,
     jobHandlers: { ...recovery.jobHandlers, ...debits.jobHandlers },
     sweepAbandoned: recovery.sweepAbandoned,
   };

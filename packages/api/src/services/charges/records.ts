@@ -71,7 +71,7 @@ export type ChargeColumns = Omit<Prisma.ChargeUncheckedCreateInput, 'id' | 'acco
 };
 
 /** The row of a charge about to be sent to its first provider (PROCESSING until it has an answer). */
-export function chargeRow(account: Account, charge: NewCharge, keyring: Keyring): Prisma.ChargeUncheckedCreateInput {
+export function chargeRow(account: Account, charge: NewCharge, keyring: Keyring): Prisma.ChargeUncheckedCreateInput & { id: string } {
   const id = charge.id ?? newId();
   const { webhook, ...columns } = charge.columns;
   return {

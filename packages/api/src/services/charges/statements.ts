@@ -1,4 +1,4 @@
-import { statementsOf, type Charge, type ChargeStatus, type Prisma } from '@gateway/db';
+import { Prisma, statementsOf, type Charge, type ChargeStatus } from '@gateway/db';
 
 /**
  * The two statements every charge makes, in SQL (statementsOf: on Prisma's driver adapter when no
@@ -101,6 +101,9 @@ const setColumns = (row: Row) => Object.keys(row).filter((name) => row[name as C
 /** The set columns only: a column left undefined keeps its default or its value. */
 const setOnly = (row: Row, names: string[]): Row => Object.fromEntries(names.map((name) => [name, row[name as Column]]));
 
+/** A charge id chosen by the caller was taken (P2002): a charge with it exists. */
+export const isTaken = (error: unknown) => error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+
 /**
  * Inserts a new charge (chargeRow's); answers the row as the database now holds it. An id already
  * taken fails with P2002, as the query builder's create does.
@@ -137,4 +140,68 @@ export async function updateCharge(
   );
   if (count !== 1) throw new Error(`Charge ${charge.id} is no longer ${from}`);
   return { ...charge, ...setOnly(changes, names) } as Charge;
+}
+
+/** Rows that set the same columns, for one statement over many rows. */
+function byShape(rows: Row[]): Array<{ names: string[]; rows: Row[] }> {
+  const shapes = new Map<string, { names: string[]; rows: Row[] }>();
+  for (const row of rows) {
+    const names = setColumns(row);
+    const key = names.join();
+    const shape = shapes.get(key) ?? { names, rows: [] };
+    shapes.set(key, shape);
+    shape.rows.push(row);
+  }
+  return [...shapes.values()];
+}
+
+/**
+ * Rows as one parameter, read by `jsonb_populate_recordset(NULL::"Charge", $1::jsonb)` as a table
+ * of the Charge row type, whatever their number: the database reads each value with its column's
+ * type, bigint from text, timestamps from ISO text. JSON leaves undefined values out, and the
+ * table reads a value left out as NULL; the statements name only the shape's columns.
+ */
+const asJson = (rows: Row[]) => JSON.stringify(rows, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
+
+/**
+ * Inserts new charges (chargeRow's) in one statement per set of columns; a charge whose id is
+ * taken is left out. Answers the charges inserted, by id, as the database now holds them.
+ */
+export async function insertCharges(db: Prisma.TransactionClient, rows: Prisma.ChargeUncheckedCreateInput[]): Promise<Map<string, Charge>> {
+  const inserted = new Map<string, Charge>();
+  for (const shape of byShape(rows as Row[])) {
+    const names = shape.names.map(column).join(', ');
+    const made = await statementsOf(db).query(
+      `INSERT INTO "Charge" (${names}) SELECT ${names} FROM jsonb_populate_recordset(NULL::"Charge", $1::jsonb)
+       ON CONFLICT ("id") DO NOTHING RETURNING "id", "dateAdded"`,
+      [asJson(shape.rows)],
+    );
+    const rowOf = new Map(shape.rows.map((row) => [row.id, row]));
+    for (const { id, dateAdded } of made as Array<Pick<Charge, 'id' | 'dateAdded'>>) {
+      inserted.set(id, { ...CHARGE_DEFAULTS, ...setOnly(rowOf.get(id)!, shape.names), dateAdded } as Charge);
+    }
+  }
+  return inserted;
+}
+
+/**
+ * Changes charges still in status `from`, each with its own changes, in one statement per set of
+ * columns changed; answers the ids changed (a charge no longer `from` was decided elsewhere).
+ */
+export async function updateCharges(
+  db: Prisma.TransactionClient,
+  from: ChargeStatus,
+  updates: Array<{ id: string; changes: Partial<Omit<Charge, 'id'>> }>,
+): Promise<string[]> {
+  const changed: string[] = [];
+  for (const shape of byShape(updates.map(({ id, changes }) => ({ ...changes, id })))) {
+    const assignments = shape.names.filter((name) => name !== 'id').map((name) => `${column(name)} = v.${column(name)}`);
+    const rows = await statementsOf(db).query(
+      `UPDATE "Charge" AS c SET ${assignments.join(', ')} FROM jsonb_populate_recordset(NULL::"Charge", $1::jsonb) AS v
+       WHERE c."id" = v."id" AND c."status" = $2::"ChargeStatus" RETURNING c."id"`,
+      [asJson(shape.rows), from],
+    );
+    changed.push(...rows.map((row) => String(row.id)));
+  }
+  return changed;
 }

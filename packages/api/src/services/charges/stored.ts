@@ -1,5 +1,5 @@
 import { ApiError, lookupIin, newId, notFound, parseExpiry, type Currency } from '@gateway/core';
-import type { Account, PaymentMethod, PaymentToken, Prisma } from '@gateway/db';
+import type { Account, Charge, PaymentMethod, PaymentToken, Prisma } from '@gateway/db';
 import type { PaymentSource } from '@gateway/providers';
 import type {
   BankAccountChargeInput,
@@ -12,16 +12,17 @@ import type {
 } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
 import type { PaymentMethodService } from '../payment-methods';
-import { storedCardRef } from '../payment-methods/saving';
+import { requireActive, storedCardRef } from '../payment-methods/saving';
 import type { StoredPayTo } from '../payment-methods/view';
 import { chargeMoney, chargeRefusal, typeOfProvider } from '../providers/currencies';
 import { estimatedCost, requireProvider, type ProviderWithFees } from '../providers/selection';
 import type { VaultService } from '../vault';
-import type { AttemptRunner, ChargeRoute } from './attempts';
-import type { createDebitCharging } from './debits';
+import type { AttemptPlan, AttemptRunner, ChargeRoute } from './attempts';
+import type { createDebitCharging, DebitPlan } from './debits';
 import { cardColumnsOf, chargeDetails, chargeRow } from './records';
 import { refuseOverWalletCap } from './wallet-cap';
-import { insertCharge } from './statements';
+import { insertCharge, insertCharges, isTaken } from './statements';
+import { atOnce } from '../at-once';
 
 /** What charging a payment token needs from the token service (services/tokens). */
 export interface TokenConsumer {
@@ -29,7 +30,7 @@ export interface TokenConsumer {
 }
 
 export interface StoredChargingDeps {
-  runAttempts: AttemptRunner;
+  attempts: Pick<AttemptRunner, 'attempt' | 'runAttempts'>;
   paymentMethods: Pick<PaymentMethodService, 'activeMethod'>;
   debits: ReturnType<typeof createDebitCharging>;
   vault: Pick<VaultService, 'readCard' | 'consumeCcv'>;
@@ -59,7 +60,7 @@ const vaultReader = (account: Account) => `secret-key:…${account.secretKeyHint
  */
 export function createStoredCharging(
   { db, config }: Dependencies,
-  { runAttempts, debits, vault, tokens, paymentMethods }: StoredChargingDeps,
+  { attempts, debits, vault, tokens, paymentMethods }: StoredChargingDeps,
 ) {
   function cost(provider: ProviderWithFees, cardIin: string | null, currency: Currency, amount: bigint) {
     if (!cardIin) return undefined;
@@ -80,13 +81,46 @@ export function createStoredCharging(
     };
   }
 
-  async function chargeMethod(
+  /** A card charge on a saved payment method before anything is written: its row, and its routes (the fallback's too). */
+  interface CardCharge {
+    row: ReturnType<typeof chargeRow>;
+    currency: Currency;
+    routes: ChargeRoute[];
+    capture: boolean;
+    recurring?: boolean;
+    /** The methods the charge may use, whose vaulted CCVs it consumes. */
+    used: Array<PaymentMethod | null>;
+  }
+
+  /** The account's payment methods with these ids, removed ones too, in one statement (none when there are no ids). */
+  async function methodsById(account: Account, ids: Array<string | null>): Promise<Map<string, PaymentMethod>> {
+    const wanted = [...new Set(ids)].filter((id) => id !== null);
+    if (wanted.length === 0) return new Map();
+    const methods = await db.paymentMethod.findMany({ where: { accountId: account.id, id: { in: wanted } } });
+    return new Map(methods.map((method) => [method.id, method]));
+  }
+
+  /** The fallbacks a card charge on these methods may take. */
+  const fallbackIds = (methods: PaymentMethod[]) =>
+    methods.map((method) => (method.type === 'CARD' ? method.fallbackPaymentMethodId : null));
+
+  /** `method`'s fallback among `fallbacks` when it is active: a removed fallback is skipped. */
+  function fallbackIn(fallbacks: Map<string, PaymentMethod>, method: PaymentMethod): PaymentMethod | null {
+    const fallback = method.fallbackPaymentMethodId ? fallbacks.get(method.fallbackPaymentMethodId) : undefined;
+    return fallback && !fallback.dateRemoved ? fallback : null;
+  }
+
+  /**
+   * What charging `method` takes, before anything is written: a debit (bank account, PayTo) or a
+   * card charge. A refusal before any provider is thrown (ApiError).
+   */
+  async function planCharge(
     account: Account,
     method: PaymentMethod,
+    fallback: PaymentMethod | null,
     input: ChargeFieldsInput & { recurring?: boolean },
-    origin: ChargeOrigin = {},
-    resume = false,
-  ) {
+    origin: ChargeOrigin,
+  ): Promise<{ debit: DebitPlan } | { card: CardCharge }> {
     if (!method.providerId) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method has no provider' });
     const provider = await requireProvider(db, account.id, method.providerId);
     const { currency, amount } = chargeMoney(provider, input);
@@ -114,38 +148,36 @@ export function createStoredCharging(
           message: `The PayTo agreement allows at most ${payTo.maximumAmount} ${currency.code} per payment`,
         });
       }
-      return debits.debit(account, {
-        id: chargeId,
-        currency,
-        amount,
-        provider,
-        paymentType: method.type,
-        account:
-          method.type === 'PAYTO'
-            ? { type: 'payto', agreementId }
-            : {
-                type: 'bank_account',
-                bankCode: method.bankCode ?? '',
-                accountNumber: method.bankAccountNumber ?? '',
-                accountName: method.bankAccountName ?? '',
-              },
-        columns: {
-          ...columns,
-          bankCode: method.bankCode,
-          bankAccountNumber: method.bankAccountNumber,
-          bankAccountName: method.bankAccountName,
+      return {
+        debit: {
+          id: chargeId,
+          currency,
+          amount,
+          provider,
+          paymentType: method.type,
+          account:
+            method.type === 'PAYTO'
+              ? { type: 'payto', agreementId }
+              : {
+                  type: 'bank_account',
+                  bankCode: method.bankCode ?? '',
+                  accountNumber: method.bankAccountNumber ?? '',
+                  accountName: method.bankAccountName ?? '',
+                },
+          columns: {
+            ...columns,
+            bankCode: method.bankCode,
+            bankAccountNumber: method.bankAccountNumber,
+            bankAccountName: method.bankAccountName,
+          },
         },
-      });
+      };
     }
 
     const first = await cardRoute(method, amount, currency);
     if (!first) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method cannot be charged' });
-    const fallback = method.fallbackPaymentMethodId
-      ? await db.paymentMethod.findFirst({ where: { id: method.fallbackPaymentMethodId, accountId: account.id, dateRemoved: null } })
-      : null;
     const second = fallback ? await cardRoute(fallback, amount, currency) : undefined;
     const routes = second ? [first, second] : [first];
-
     const row = chargeRow(
       account,
       {
@@ -159,26 +191,124 @@ export function createStoredCharging(
       },
       config.keyring,
     );
+    const card = { row, currency, routes, capture: input.capture ?? true, recurring: input.recurring, used: [method, fallback] };
+    return { card };
+  }
+
+  /** The attempts of a card charge whose row is written. */
+  const attemptsOf = (card: CardCharge, charge: Charge, settle?: AttemptPlan['settle']): AttemptPlan => ({
+    charge,
+    currency: card.currency,
+    capture: card.capture,
+    routes: card.routes,
+    failover: card.routes.length > 1,
+    recurring: card.recurring,
+    settle,
+  });
+
+  /** The first payment with a vaulted card ends the life of its CCV, whatever the outcome: once per card. */
+  async function consumeCcvs(account: Account, used: Array<PaymentMethod | null>) {
+    for (const vaultItemId of new Set(used.map((method) => method?.vaultItemId)))
+      if (vaultItemId) await vault.consumeCcv(account, vaultItemId);
+  }
+
+  async function chargeMethod(
+    account: Account,
+    method: PaymentMethod,
+    input: ChargeFieldsInput & { recurring?: boolean },
+    origin: ChargeOrigin = {},
+    resume = false,
+  ) {
+    const fallback = fallbackIn(await methodsById(account, fallbackIds([method])), method);
+    const planned = await planCharge(account, method, fallback, input, origin);
+    if ('debit' in planned) return debits.debit(account, planned.debit);
+    const { card } = planned;
     const charge = resume
-      ? await db.charge.findUniqueOrThrow({ where: { id: row.id, status: 'PROCESSING' } })
-      : await insertCharge(db, row);
+      ? await db.charge.findUniqueOrThrow({ where: { id: card.row.id, status: 'PROCESSING' } })
+      : await insertCharge(db, card.row);
     try {
-      return await runAttempts({
-        charge,
-        currency,
-        capture: input.capture ?? true,
-        routes,
-        failover: routes.length > 1,
-        recurring: input.recurring,
-      });
+      return await attempts.runAttempts(attemptsOf(card, charge));
     } finally {
-      // The first payment with a vaulted card ends the life of its CCV, whatever the outcome.
-      for (const used of [method, fallback]) if (used?.vaultItemId) await vault.consumeCcv(account, used.vaultItemId);
+      await consumeCcvs(account, card.used);
     }
   }
 
   async function createPaymentMethodCharge(account: Account, input: PaymentMethodChargeInput, origin?: ChargeOrigin) {
     return chargeMethod(account, await paymentMethods.activeMethod(account, input.paymentMethodId), input, origin);
+  }
+
+  /**
+   * Charges of saved payment methods made together (a batch chunk, docs/batches.md), each as
+   * createPaymentMethodCharge makes it, with fewer statements: the methods (and their fallbacks)
+   * read in one statement, the card charges inserted PROCESSING in one, committed before any
+   * provider is called, then sent several at a time, each success left to `settle` for the caller
+   * to write with the others (settleCharges), each vaulted CCV consumed once. Debits (bank account,
+   * PayTo) go through the debit flow one by one. Each request's outcome: `charged`; the ApiError
+   * that refused it (written like any refusal); `taken`, a charge with its id exists (a run that
+   * died made it); undefined, not sent because of `error` (the first other error) or `signal`.
+   */
+  async function createPaymentMethodCharges(
+    account: Account,
+    requests: Array<{ input: PaymentMethodChargeInput; origin: ChargeOrigin & { chargeId: string } }>,
+    options: {
+      /** Provider calls at once: to the simulated acquirer, and when any request goes to a real provider (its rate limit). */
+      inFlight: { simulated: number; real: number };
+      signal: AbortSignal;
+      settle: NonNullable<AttemptPlan['settle']>;
+    },
+  ) {
+    const { signal, settle } = options;
+    const outcomes: Array<'charged' | 'taken' | ApiError | undefined> = requests.map(() => undefined);
+    const methods = await methodsById(
+      account,
+      requests.map(({ input }) => input.paymentMethodId),
+    );
+    const fallbacks = await methodsById(account, fallbackIds([...methods.values()]));
+    const plans = await Promise.all(
+      requests.map(async ({ input, origin }, index) => {
+        try {
+          const method = requireActive(methods.get(input.paymentMethodId));
+          return await planCharge(account, method, fallbackIn(fallbacks, method), input, origin);
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          outcomes[index] = error;
+          return undefined;
+        }
+      }),
+    );
+    // A run that lost its lease inserts nothing: a charge inserted and never sent waits for another run to send it.
+    if (signal.aborted) return { outcomes, error: undefined };
+    const inserted = await insertCharges(
+      db,
+      plans.flatMap((plan) => (plan && 'card' in plan ? [plan.card.row] : [])),
+    );
+    const used: Array<PaymentMethod | null> = [];
+    let error: unknown;
+    const sendCard = async (card: CardCharge) => {
+      const charge = inserted.get(card.row.id);
+      if (!charge) return 'taken' as const;
+      used.push(...card.used);
+      await attempts.attempt(attemptsOf(card, charge, settle));
+      return 'charged' as const;
+    };
+    const send = async (plan: (typeof plans)[number], index: number) => {
+      if (!plan) return;
+      try {
+        outcomes[index] =
+          'card' in plan ? await sendCard(plan.card) : await debits.debit(account, plan.debit).then(() => 'charged' as const);
+      } catch (failure) {
+        if (failure instanceof ApiError) outcomes[index] = failure;
+        else if (isTaken(failure)) outcomes[index] = 'taken';
+        else error ??= failure;
+      }
+    };
+    const providers = plans.flatMap((plan) =>
+      !plan ? [] : 'card' in plan ? plan.card.routes.map((route) => route.provider) : [plan.debit.provider],
+    );
+    const inFlight = providers.every((provider) => provider.type === 'dummy') ? options.inFlight.simulated : options.inFlight.real;
+    await atOnce(plans, inFlight, send, () => error !== undefined || signal.aborted);
+    await consumeCcvs(account, used);
+    return { outcomes, error };
   }
 
   /**
@@ -247,7 +377,7 @@ export function createStoredCharging(
       },
     };
     try {
-      return await runAttempts({
+      return await attempts.runAttempts({
         charge,
         currency,
         capture: input.capture ?? true,
@@ -301,7 +431,7 @@ export function createStoredCharging(
       ),
     });
     const source: PaymentSource = { type: 'network_token', networkTokenId: input.networkTokenId };
-    return runAttempts({
+    return attempts.runAttempts({
       charge,
       currency,
       capture: input.capture ?? true,
@@ -345,11 +475,18 @@ export function createStoredCharging(
       wallet: 'apple_pay',
       paymentData: { ...paymentData, signature: paymentData.signature ?? '', header: paymentData.header ?? {} },
     };
-    return runAttempts({ charge, currency, capture: true, routes: [{ provider, estimatedCost: undefined, source }], failover: false });
+    return attempts.runAttempts({
+      charge,
+      currency,
+      capture: true,
+      routes: [{ provider, estimatedCost: undefined, source }],
+      failover: false,
+    });
   }
 
   return {
     createPaymentMethodCharge,
+    createPaymentMethodCharges,
     resumePaymentMethodCharge,
     createCustomerCharge,
     createTokenCharge,

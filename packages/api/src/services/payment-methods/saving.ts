@@ -1,5 +1,5 @@
 import { ApiError, newId, notFound } from '@gateway/core';
-import type { Account, Prisma } from '@gateway/db';
+import type { Account, PaymentMethod, Prisma } from '@gateway/db';
 import type { ProviderConnector, ProviderFailure, StoreCardRequest, StoredCard, StoredCardRef } from '@gateway/providers';
 import type { NewPaymentMethod } from '../../schemas/payment-method';
 import { cardDetails, keyedCard } from '../cards';
@@ -58,16 +58,19 @@ function tokenError(failure: ProviderFailure): ApiError {
  * provider (which keeps its own token for them) and, when asked, verified, given a network token
  * and sealed in our vault; PayTo agreements are set up; bank accounts are kept as given.
  */
+/** A payment method found, if it is active: 404 (56) unknown, 73 removed. */
+export function requireActive<T extends Pick<PaymentMethod, 'dateRemoved'>>(method: T | null | undefined): T {
+  if (!method) throw notFound('InvalidPaymentMethodId', 'Payment method');
+  if (method.dateRemoved) throw new ApiError('InvalidPaymentMethodIdRemoved', { message: 'The payment method was removed' });
+  return method;
+}
+
 export function createSaving({ db, clock, logger, config }: Dependencies, { vault, tokens }: SavingDeps) {
   /** An active payment method of the account: 404 (56) unknown, 73 removed. */
   async function activeMethod(account: Account, paymentMethodId: string): Promise<PaymentMethodRecord> {
-    const method = await db.paymentMethod.findFirst({
-      where: { id: paymentMethodId, accountId: account.id },
-      include: paymentMethodInclude,
-    });
-    if (!method) throw notFound('InvalidPaymentMethodId', 'Payment method');
-    if (method.dateRemoved) throw new ApiError('InvalidPaymentMethodIdRemoved', { message: 'The payment method was removed' });
-    return method;
+    return requireActive(
+      await db.paymentMethod.findFirst({ where: { id: paymentMethodId, accountId: account.id }, include: paymentMethodInclude }),
+    );
   }
 
   /**
