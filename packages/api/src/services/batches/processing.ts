@@ -299,6 +299,8 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
         await handOn({ tx });
         await ctx.complete(tx);
       }, CHUNK_TX);
+      const failed = outcomes.filter(([, outcome]) => outcome.status === 'FAILED').length;
+      logger.info({ batchId, chunk, rows: rows.length, succeeded: outcomes.length - failed, failed }, 'batch chunk recorded');
       if (error !== undefined) throw error;
       if (!done) throw new Error(`${rows.length - outcomes.length} rows of the chunk wait for their charges to finish`);
     } catch (error) {

@@ -158,8 +158,10 @@ export function createAttemptRunner(
             return written;
           }, PROVIDER_OUTCOME_TX);
         } else if (plan.settle) {
+          // Written (and logged, a line per chunk) by the caller: a line per charge here would say
+          // "completed" before the charge is, and cost a batch row as much as its bulk statements.
           plan.settle(charge, changes);
-          updated = { ...charge, ...changes };
+          return { charge: { ...charge, ...changes }, provider, failedAttempts };
         } else {
           updated = await events.changing(charge, write, () => true);
         }
