@@ -77,5 +77,11 @@ describe('bindInput', () => {
     expect(refusal({ metadata: { '4242424242424242': 'x' } })?.details).toEqual({ 'metadata (a key)': reason });
     // The card field itself, and digits that merely pass Luhn.
     expect(refusal({ paymentInformation: { cardNumber: '4111111111111111' }, providerId: 'order 1234567812345670' })).toBeUndefined();
+    // An id of the gateway's shape whose hex holds a Visa-like run, in an id field; anywhere else it is refused.
+    for (const id of ['ab4111111111111111cdef0123456789', 'f4111111111111111abcdef0']) {
+      expect(refusal({ providerId: id }), id).toBeUndefined();
+      expect(refusal({ webhook: { url: id } })?.details, id).toEqual({ 'webhook.url': reason });
+    }
+    expect(refusal({ providerId: '4111111111111111 and more' })?.details).toEqual({ providerId: reason });
   });
 });

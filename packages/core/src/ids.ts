@@ -34,6 +34,13 @@ export function isUuid(id: string): boolean {
   return UUID_SHAPE.test(id);
 }
 
+const HEX_ID_SHAPE = /^(?:[0-9a-f]{32}|[0-9a-f]{24})$/;
+
+/** Whether `text` has the shape of an id the gateway gives out: a UUID, newId's 32 or newTokenId's 24 hex characters. */
+export function isGatewayId(text: string): boolean {
+  return HEX_ID_SHAPE.test(text) || isUuid(text);
+}
+
 /** Token ids: 24 hex characters. */
 export function newTokenId(): string {
   return randomHex(12);

@@ -108,21 +108,19 @@ const SHORTEST_CARD = Math.min(...SCHEMES.flatMap((rule) => rule.lengths));
 const LONGEST_CARD = Math.max(...SCHEMES.flatMap((rule) => rule.lengths));
 
 /**
- * The shapes of the ids the gateway gives out (core/ids.ts): UUIDs (providers), 32 hex characters
- * (charges, customers, payment methods…) and 24 (tokens). Their hex often holds digit runs (about
- * one random UUID in 2,600 holds one that passes as a card number, and so do 32-character ids),
- * but an id is never a card.
+ * A UUID, the shape of every id the gateway gives out: its hex groups often hold digit runs (about
+ * one random UUID in 2,600 holds one that passes as a card number), but it is an id, never a card.
  */
-const GATEWAY_ID = /\b(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32}|[0-9a-f]{24})\b/gi;
+const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
 
 /**
  * Whether free text holds a card number: consecutive whole groups of a digit run that make a card
  * number of a known scheme ("ref 4111 1111 1111 1111 12/30" does; "4111111111111111" glued to
  * more digits does not). Order numbers and timestamps that merely pass Luhn have no scheme's
- * prefix and length, and pass; so do the gateway's ids (sent back in id fields and free text).
+ * prefix and length, and pass; so do UUIDs (the gateway's ids, sent back in id fields and free text).
  */
 export function containsCardNumber(text: string): boolean {
-  for (const [run] of text.replace(GATEWAY_ID, ' ').matchAll(DIGIT_RUN)) {
+  for (const [run] of text.replace(UUID, ' ').matchAll(DIGIT_RUN)) {
     if (run.length < SHORTEST_CARD) continue;
     const groups = run.split(/[ -]/);
     for (let first = 0; first < groups.length; first += 1) {

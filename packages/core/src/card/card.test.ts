@@ -108,9 +108,6 @@ describe('containsCardNumber', () => {
       // UUIDs whose digit runs, taken alone, would pass as card numbers: ids, not cards.
       'cb38f6c6-27b1-4c43-8031-0323136f66eb',
       'method d5652c44-FA48-4167-8988-109f186c9f5c',
-      // A 32-character id (charges, customers, payment methods) and a 24-character one (tokens) alike.
-      'ab4111111111111111cdef0123456789',
-      'token f4111111111111111abcdef0',
     ]) {
       expect(containsCardNumber(text), text).toBe(false);
     }
