@@ -321,6 +321,31 @@ describe('a chunk that fails for good', () => {
   });
 });
 
+describe('a row whose charge a dead run made', () => {
+  it('takes its outcome from that charge, even if its payment method was removed since', async () => {
+    const b = await createAccount(t);
+    const method = await savedCard(VISA, b);
+    const batchId = await submitted(csv(`${method},1,AUD,made-before`), {}, b);
+    // What a run that died after the provider call leaves: the row's charge PROCESSING.
+    const { prisma } = t.gateway.database;
+    const row = await prisma.batchRow.findFirstOrThrow({ where: { batchId, line: 1 } });
+    await prisma.charge.create({
+      data: {
+        ...{ id: row.chargeId, accountId: b.accountId, batchId, status: 'PROCESSING', paymentType: 'CARD' },
+        ...{ currency: 'AUD', amount: 100n, providerId: b.providerIds[0], paymentMethodId: method },
+      },
+    });
+    expect((await b.api.delete(`/payment_method/${method}`)).status).toBe(200);
+    await drain();
+    // Resumed with the same keys (the method's card is gone, so the acquirer refuses it): row and charge agree.
+    const charge = await prisma.charge.findUniqueOrThrow({ where: { id: row.chargeId } });
+    const recorded = await prisma.batchRow.findUniqueOrThrow({ where: { id: row.id } });
+    expect(charge.status).not.toBe('PROCESSING');
+    expect(recorded.status).toBe(charge.status === 'FAILED' ? 'FAILED' : 'SUCCESS');
+    expect(recorded.failureReason ?? '').not.toMatch(/removed/);
+  });
+});
+
 describe('the batch search', () => {
   it('matches Description exactly and dates, pages newest first, in any parameter casing', async () => {
     const b = await createAccount(t);

@@ -11,6 +11,8 @@ startWorker({
   logger: console,
   handlers: { settle: effectHandler(database.prisma, 'crashed', (payload) => ((payload as { stall: boolean }).stall ? 4_000 : 0)) },
   concurrency: 2,
-  leaseMs: 500,
+  // Long enough that a quick job finishes within its lease on a loaded machine (at 500 ms one was
+  // claimed again in CI: its effect once, but two runs); the test's restarted worker waits it out.
+  leaseMs: 1_500,
   pollMs: 20,
 });

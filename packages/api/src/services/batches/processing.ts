@@ -274,6 +274,29 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
   }
 
   /**
+   * The outcomes to record: a success whose charge was not written (another run decided the charge,
+   * and may have reversed its payment) takes its outcome from the charge as it is now, or is left
+   * out while the charge is still PROCESSING.
+   */
+  async function fromUnwritten(
+    tx: Prisma.TransactionClient,
+    outcomes: Array<[BatchRow, RowOutcome]>,
+    written: ReadonlySet<string>,
+    settled: ReadonlySet<string>,
+  ): Promise<Array<[BatchRow, RowOutcome]>> {
+    const result: Array<[BatchRow, RowOutcome]> = [];
+    for (const [row, outcome] of outcomes) {
+      if (!settled.has(row.chargeId) || written.has(row.chargeId)) {
+        result.push([row, outcome]);
+        continue;
+      }
+      const now = outcomeOf(await tx.charge.findUniqueOrThrow({ where: { id: row.chargeId }, include: withLastAttempt }));
+      if (now) result.push([row, now]);
+    }
+    return result;
+  }
+
+  /**
    * Runs a chunk. The next chunk of its lane is enqueued first, due LANE_WAIT_MS later, and brought
    * forward when this run ends, well (with this chunk's completion) or not: only a run that hangs
    * or dies holds its lane, and not for long. Chunks cover different rows: no row is charged twice.
@@ -288,17 +311,20 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     try {
       if (batch.status === 'CREATED') await db.$transaction((tx) => changeStatus(tx, batch, 'CREATED', 'IN_PROGRESS'));
       const rows = await rowsToCharge(db, batchId, chunk, chunkRows);
-      const { outcomes, settled, error } = await chargeRows(batch.account, rows, ctx.signal);
-      const done = outcomes.length === rows.length;
+      const charged = await chargeRows(batch.account, rows, ctx.signal);
+      const { settled, error } = charged;
       // It writes what the providers did, up to 500 charges with their events when anyone listens:
       // it waits for a connection and runs as long as that takes (Prisma's defaults: 2 s and 5 s).
-      await db.$transaction(async (tx) => {
-        await charges.settleCharges(tx, settled);
-        await record(tx, batchId, outcomes);
-        if (!done) return;
+      const outcomes = await db.$transaction(async (tx) => {
+        const written = await charges.settleCharges(tx, settled);
+        const recorded = await fromUnwritten(tx, charged.outcomes, written, new Set(settled.map(({ charge }) => charge.id)));
+        await record(tx, batchId, recorded);
+        if (recorded.length !== rows.length) return recorded;
         await handOn({ tx });
         await ctx.complete(tx);
+        return recorded;
       }, CHUNK_TX);
+      const done = outcomes.length === rows.length;
       const failed = outcomes.filter(([, outcome]) => outcome.status === 'FAILED').length;
       logger.info({ batchId, chunk, rows: rows.length, succeeded: outcomes.length - failed, failed }, 'batch chunk recorded');
       if (error !== undefined) throw error;

@@ -193,8 +193,9 @@ export function createAttemptRunner(
     attempt,
     /**
      * Writes successes left to `settle`, in the caller's transaction, in one statement, each with
-     * its event when anyone listens. A charge no longer PROCESSING was decided by another run, with
-     * the same keys and so the same answer: it is left as it is.
+     * its event when anyone listens; answers the ids written. A charge no longer PROCESSING was
+     * decided by another run (which may have reversed the payment: a timeout on its resumed call),
+     * so it is left as it is, and the caller must take its outcome from the charge.
      */
     async settleCharges(tx: Prisma.TransactionClient, settled: Array<{ charge: Charge; changes: Partial<Charge> }>) {
       const written = new Set(
@@ -205,6 +206,7 @@ export function createAttemptRunner(
         ),
       );
       for (const { charge } of settled) if (written.has(charge.id)) await events.statusChanged(tx, charge);
+      return written;
     },
     /** The attempts, answered as the API shows the charge. */
     async runAttempts(plan: AttemptPlan): Promise<ChargeView> {

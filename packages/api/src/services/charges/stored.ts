@@ -264,8 +264,19 @@ export function createStoredCharging(
       requests.map(({ input }) => input.paymentMethodId),
     );
     const fallbacks = await methodsById(account, fallbackIds([...methods.values()]));
+    // A charge a run that died made is `taken` before anything else is looked at: refusing it now
+    // (its method removed since, say) would record a row FAILED while its payer may have paid.
+    const existing = await db.charge.findMany({
+      where: { id: { in: requests.map(({ origin }) => origin.chargeId) } },
+      select: { id: true },
+    });
+    const made = new Set(existing.map(({ id }) => id));
     const plans = await Promise.all(
       requests.map(async ({ input, origin }, index) => {
+        if (made.has(origin.chargeId)) {
+          outcomes[index] = 'taken';
+          return undefined;
+        }
         try {
           const method = requireActive(methods.get(input.paymentMethodId));
           return await planCharge(account, method, fallbackIn(fallbacks, method), input, origin);
