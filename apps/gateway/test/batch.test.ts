@@ -248,7 +248,7 @@ describe('a batch request that is not valid', () => {
 
 describe('a chunk that cannot finish', () => {
   it('does not hold up the rest of its batch, and its row is charged once it can be', async () => {
-    // A provider that waits for its answers: 16 charges at once on the embedded database take longer than 400 ms.
+    // A provider that waits for its answers: many charges at once on the embedded database take longer than 400 ms.
     const b = await createAccount(t, [{ ...CHEAP_DOMESTIC, timeoutMs: 10_000 }]);
     const method = await savedCard(VISA, b);
     // Chunks of 50 rows, two at a time: lines 1–50 and 51–100 first, then 101–120 in the first's lane.

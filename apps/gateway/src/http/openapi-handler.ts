@@ -118,10 +118,9 @@ export function createOpenApiHandler<TContext>({ router, createContext, response
           for (const key of route.arrayParameters) if (input[key] !== undefined && !Array.isArray(input[key])) input[key] = [input[key]];
       }
       ctx = createContext({ req, res });
-      const rawInput = input;
       const data = await route.procedure({
         path: route.procedurePath,
-        getRawInput: async () => rawInput,
+        getRawInput: async () => input,
         ctx,
         type: route.type,
         signal: undefined,

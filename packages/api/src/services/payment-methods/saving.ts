@@ -53,11 +53,6 @@ function tokenError(failure: ProviderFailure): ApiError {
   return providerError(failure, { action: 'token exchange', ...(invalid && { name: 'InvalidOrExpiredToken' as const }) });
 }
 
-/**
- * The provider side of a new payment method, before its row is written: cards are stored at the
- * provider (which keeps its own token for them) and, when asked, verified, given a network token
- * and sealed in our vault; PayTo agreements are set up; bank accounts are kept as given.
- */
 /** A payment method found, if it is active: 404 (56) unknown, 73 removed. */
 export function requireActive<T extends Pick<PaymentMethod, 'dateRemoved'>>(method: T | null | undefined): T {
   if (!method) throw notFound('InvalidPaymentMethodId', 'Payment method');
@@ -65,6 +60,11 @@ export function requireActive<T extends Pick<PaymentMethod, 'dateRemoved'>>(meth
   return method;
 }
 
+/**
+ * The provider side of a new payment method, before its row is written: cards are stored at the
+ * provider (which keeps its own token for them) and, when asked, verified, given a network token
+ * and sealed in our vault; PayTo agreements are set up; bank accounts are kept as given.
+ */
 export function createSaving({ db, clock, logger, config }: Dependencies, { vault, tokens }: SavingDeps) {
   /** An active payment method of the account: 404 (56) unknown, 73 removed. */
   async function activeMethod(account: Account, paymentMethodId: string): Promise<PaymentMethodRecord> {
