@@ -89,11 +89,15 @@ const JUNK_QUERIES = [
 ];
 
 describe('bad input never produces a 5xx', () => {
-  it('refuses NUL characters in otherwise valid requests that write', async () => {
+  it('refuses NUL characters and lone surrogates in otherwise valid requests that write', async () => {
     const valid = { amount: 10, providerId: a.providerIds[0], paymentInformation: { cardNumber: '4111111111111111', expiryDate: '12/30' } };
     for (const body of [
       { ...valid, reference: 'a\u0000b' },
       { ...valid, metadata: { note: '\u0000' } },
+      // A lone surrogate, as JSON's "\ud800" gives: PostgreSQL refuses it in JSON and text alike.
+      { ...valid, metadata: { note: '\ud800' } },
+      { ...valid, metadata: { ['\udc00']: 'x' } },
+      { ...valid, reference: 'a\ud800b' },
     ]) {
       const { status, body: error } = await a.api.post('/charge/card', body);
       expect(status).toBe(400);

@@ -10,7 +10,7 @@ import { z } from 'zod';
  * match in any letter case or by their integer index (the .NET client sends enums as integers,
  * so enum options are declared in that client's order). Keys inside records (metadata) are
  * left exactly as sent. This is the only place where input is lenient; the schemas stay strict.
- * Text with a NUL character is refused here: no database column can hold it; so is free text that
+ * Text with a NUL character or a lone surrogate is refused here: no database column can hold it; so is free text that
  * holds a card number (refuseCardNumber).
  */
 
@@ -105,6 +105,9 @@ function bindObject(shape: Record<string, unknown>, value: Record<string, unknow
   return result;
 }
 
+/** Half of a UTF-16 pair without its other half (JSON's `"\ud800"`): PostgreSQL refuses it in text and JSON columns. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** Where a value is in the input (`order.items.0.description`), and whether its text is free text. */
 interface Place {
   path: string;
@@ -122,6 +125,7 @@ export function bindInput(schema: unknown, value: unknown, place: Place = { path
   const at = { ...place, freeText: place.freeText && !registered(notFreeText, schema) };
   if (typeof value === 'string') {
     if (value.includes('\u0000')) throw new ApiError('ValidationError', { message: 'Text must not contain NUL characters' });
+    if (LONE_SURROGATE.test(value)) throw new ApiError('ValidationError', { message: 'Text must be valid Unicode (a lone surrogate)' });
     if (at.freeText && !(at.idField && isGatewayId(value))) refuseCardNumber(at.path || '(body)', value);
   }
   const target = unwrap(schema);
