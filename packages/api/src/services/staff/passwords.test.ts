@@ -10,7 +10,9 @@ describe('staff passwords', () => {
     expect(await verifyPassword('correct horse', hash)).toBe(true);
     expect(await verifyPassword('correct horse!', hash)).toBe(false);
     expect(await verifyPassword('correct horse', 'scrypt$4194304$8$1$c2FsdA$a2V5')).toBe(false);
-  });
+    // Three scrypt runs of 128 MiB each: over 5 s on a loaded 2-core CI machine, and a run cut short
+    // there kept the password queue busy for the next test.
+  }, 60_000);
 
   it('runs password work one task at a time, in order, even after a failure', async () => {
     const inTurn = oneAtATime();
