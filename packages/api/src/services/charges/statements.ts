@@ -2,8 +2,9 @@ import { Prisma, statementsOf, type Charge, type ChargeStatus } from '@gateway/d
 
 /**
  * The statements that insert and update charges (one charge's two, and a batch chunk's bulk ones),
- * in SQL (statementsOf: on Prisma's driver adapter when no transaction is open): the query builder's `create` and `update` return all of a charge's columns
- * and cost several times the CPU of the statement itself. Here the insert returns the one column
+ * in SQL (statementsOf: on Prisma's driver adapter when no transaction is open): the query
+ * builder's `create` and `update` return all of a charge's columns and cost several times the CPU
+ * of the statement itself. Here the insert returns the one column
  * the database fills (`dateAdded`), the update nothing, and the charge is answered from what is in
  * memory. docs/decisions.md, "Charge statements in SQL".
  */
