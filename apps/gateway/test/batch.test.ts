@@ -48,8 +48,7 @@ async function submit(fields: Body, account = a, headers?: Record<string, string
   return account.api.post('/batch/transaction/payment_method', fields, headers);
 }
 
-async function submitted(batch: string, fields: Body = {}, account = a) {
-  const count = batch.split('\n').length - 1;
+async function submitted(batch: string, fields: Body = {}, account = a, count = batch.split('\n').length - 1) {
   const { status, body } = await submit({ count, description: 'test', batch, ...fields }, account);
   expect(status, JSON.stringify(body)).toBe(200);
   return String(body.batchId);
@@ -140,12 +139,19 @@ describe('a batch', () => {
         `${approved},3,AUD,@SUM(A1)`,
         `${approved},4,AUD,+1`,
         `=1+2,5,AUD,a-b`,
+        `${approved},6,AUD,"=HYPERLINK(""http://evil.example"",\n""y"")"`,
       ),
+      {},
+      a,
+      6,
     );
     await drain();
-    const lines = String((await a.api.get(`/batch/${batchId}`)).body.results).split('\n');
+    const results = String((await a.api.get(`/batch/${batchId}`)).body.results);
     const chargeIds = (await a.api.get<{ charges: Body[] }>(`/charge?BatchId=${batchId}`)).body.charges.map((c) => c.chargeId);
-    expect(chargeIds).toHaveLength(4);
+    expect(chargeIds).toHaveLength(5);
+    // A formula over two lines (Papa Parse's own pattern let it through unescaped).
+    expect(results).toMatch(/\n\S+,6,AUD,"'=HYPERLINK\(""http:\/\/evil\.example"",\n""y""\)",SUCCESS,\w+,,,,$/);
+    const lines = results.split('\n').slice(0, -2);
     expect(lines.slice(1).map((line) => line.replace(/,SUCCESS,\w+,/, ',SUCCESS,<id>,'))).toEqual([
       `${approved},15.5,AUD,"'=HYPERLINK(""http://evil.example"",""x"")",SUCCESS,<id>,,,,`,
       `${approved},2,AUD,"'-5",SUCCESS,<id>,,,,`,

@@ -51,6 +51,7 @@ describe('toCsv', () => {
   it("prefixes text a spreadsheet would run as a formula with ', and leaves numbers alone", () => {
     const text = ['=HYPERLINK("http://x","y")', '+1', '-5', '@SUM(A1)', '\tx', '\rx', 'a=b', 'x-1'];
     expect(toCsv([text])).toBe(`"'=HYPERLINK(""http://x"",""y"")","'+1","'-5","'@SUM(A1)","'\tx","'\rx",a=b,x-1`);
+    expect(toCsv([['=HYPERLINK("http://x",\n"y")', '-1\r\n2', 'a\n=b']])).toBe(`"'=HYPERLINK(""http://x"",\n""y"")","'-1\r\n2","a\n=b"`);
     expect(
       toCsv([
         [-5, 15.5, 'x'],

@@ -73,11 +73,18 @@ export function parseCsv(csv: string): CsvRecord[] {
 }
 
 /**
+ * Text a spreadsheet would run as a formula: it starts with =, +, -, @, a tab or a carriage return,
+ * whatever follows. Papa Parse's own pattern (`escapeFormulae: true`) ends in `.*$` without the `s`
+ * flag, so a cell holding a line break escaped it.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
  * CSV text of records (lines end with LF, no line after the last), each field quoted when it
- * needs to be. Text that starts with =, +, -, @, a tab or a carriage return is prefixed with ' so
- * that a spreadsheet shows it rather than running it as a formula (OWASP "CSV injection");
- * numbers, negative ones included, are written as they are: give amounts as numbers, not text.
+ * needs to be. Text that starts like a formula is prefixed with ' so that a spreadsheet shows it
+ * rather than running it (OWASP "CSV injection"); numbers, negative ones included, are written as
+ * they are: give amounts as numbers, not text.
  */
 export function toCsv(records: ReadonlyArray<ReadonlyArray<string | number>>): string {
-  return Papa.unparse(records as Array<Array<string | number>>, { newline: '\n', escapeFormulae: true });
+  return Papa.unparse(records as Array<Array<string | number>>, { newline: '\n', escapeFormulae: FORMULA_START });
 }
