@@ -5,10 +5,16 @@ import { card, client, createAccount, startTestGateway, type TestAccount, type T
 
 /** Card testing through the public key: limits per key, per client address and per card (issue 12, point 2). */
 let t: TestGateway;
+/** Public-key calls per account and minute in this file: above the 100 per address, below the default 1000. */
+const PUBLIC_KEY_CALLS = 150;
 
 beforeAll(async () => {
   t = await startTestGateway({
-    limits: { ...DEFAULT_LIMITS, 'public-key-declines': { points: 20, seconds: 3600 } },
+    limits: {
+      ...DEFAULT_LIMITS,
+      'public-key-declines': { points: 20, seconds: 3600 },
+      'public-key-calls': { points: PUBLIC_KEY_CALLS, seconds: 60 },
+    },
     // 1 AUD is 100 JPY; 1 KWD is 5 AUD. No NZD rate.
     exchangeRates: parseExchangeRates('AUD:JPY=100,KWD:AUD=5'),
   });
@@ -163,6 +169,39 @@ describe('declines with the public key', () => {
     // The secret key still sees the provider's answer.
     const { body } = await a.api.post('/charge/token/apple', { token: applePay(RETRYABLE), amount: 1 });
     expect(body).toMatchObject({ code: 34, gatewayCode: '96' });
+  });
+});
+
+describe('calls with the public key', () => {
+  it('are limited per client address and per public key, approvals included: 429 with Retry-After past either', async () => {
+    const a = await createAccount(t);
+    const addressCalls = DEFAULT_LIMITS['public-address-calls'].points;
+    const payer = browser(a, '100.64.0.1');
+    // One by one, each with a card of its own: in parallel, or with one card, the reserved declines would refuse first.
+    const burst = [];
+    for (let i = 0; i < addressCalls + 10; i += 1)
+      burst.push(await payer.post('/token/card', { paymentInformation: card(otherCard(200 + i)) }));
+    expect(burst.slice(0, addressCalls).every((r) => r.status === 200)).toBe(true);
+    expect(burst.slice(addressCalls).every((r) => r.status === 429)).toBe(true);
+    expect(burst.find((r) => r.status === 429)?.body).toMatchObject({ code: 35 });
+    const refused = await fetch(`${t.url}/token/card`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-publickey': a.publicKey, 'x-forwarded-for': '100.64.0.1' },
+      body: JSON.stringify({ paymentInformation: card(otherCard(400)) }),
+    });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // From other addresses the key goes on until its own limit (refused calls count too: 111 so far).
+    const spread = [];
+    for (let i = 0; i < PUBLIC_KEY_CALLS - addressCalls - 10; i += 1)
+      spread.push((await browser(a, `100.64.1.${i}`).post('/token/card', { paymentInformation: card(otherCard(500 + i)) })).status);
+    expect(spread.slice(0, -1).every((s) => s === 200)).toBe(true);
+    expect(spread.at(-1)).toBe(429);
+    // Another account's key, from a fresh address, is not limited; the account's secret key is not either.
+    const b = await createAccount(t);
+    expect((await browser(b, '100.64.2.1').post('/token/card', { paymentInformation: card() })).status).toBe(200);
+    const charge = await a.api.post('/charge/card', { amount: 1, providerId: a.providerIds[0], paymentInformation: card() });
+    expect(charge.status).toBe(201);
   });
 });
 
