@@ -22,6 +22,7 @@ afterAll(async () => {
 const FEATURE_UNAVAILABLE = 32;
 const THREE_D_SECURE_FAILED = 18;
 const INSUFFICIENT_FUNDS = 15;
+const INVALID_AMOUNT = 2;
 
 /** An Apple Pay token in the simulated acquirer's test format (docs/test-cards.md). */
 const APPLE_PAY = {
@@ -69,6 +70,17 @@ describe.each<RealType>(['stripe', 'adyen'])('a %s provider', (type) => {
     expect(status, JSON.stringify(body)).toBe(201);
     expect(body).toMatchObject({ status: 'SUCCESS', amount: 12.34, provider: { type } });
     expect(real.payments(String(body.chargeId))).toEqual([expect.objectContaining({ authorised: 1234, captured: 1234, refunded: 0 })]);
+  });
+
+  it('answers 400 for an amount the provider cannot count in its own units, and takes one it can', async () => {
+    // Stripe counts KWD in fils but only in tens of them; Adyen counts IDR in whole rupiah (ISO 4217: two decimals).
+    const [currency, finer, counted, units] = type === 'stripe' ? ['KWD', 1.234, 1.23, 1230] : ['IDR', 10.5, 10, 10];
+    const refused = await charge({ amount: finer, currency });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body).toMatchObject({ code: INVALID_AMOUNT, message: expect.stringContaining('cannot be charged') });
+    const { status, body } = await charge({ amount: counted, currency });
+    expect(status, JSON.stringify(body)).toBe(201);
+    expect(real.payments(String(body.chargeId))).toEqual([expect.objectContaining({ authorised: units, captured: units })]);
   });
 
   it('authorises only, then captures part of it', async () => {
