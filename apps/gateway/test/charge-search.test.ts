@@ -22,7 +22,7 @@ beforeAll(async () => {
   await make('failed', { amount: 9, reference: 'search-failed', paymentInformation: card('4000000000000002') });
   await a.api.delete(`/charge/${ids.mid}?amount=10`);
   // Another account's charge with the same reference must never show up.
-  const other = await createAccount(t);
+  const other = await createAccount(t, undefined, { throughCommand: true });
   await other.api.post('/charge/card', {
     amount: 5,
     reference: 'search-small',

@@ -139,7 +139,7 @@ describe('POST /charge/payment_method and /charge/customer', () => {
   });
 
   it("refuses another account's payment method, customer or network token as unknown, and charges nothing", async () => {
-    const other = await createAccount(t);
+    const other = await createAccount(t, undefined, { throughCommand: true });
     const method = await savedCard(VISA, { vaultCard: true, createNetworkToken: true });
     const customer = await a.api.post('/customer/card', { providerId: a.providerIds[0], paymentInformation: card(VISA) });
     const before = (await a.api.get('/charge?limit=1')).body.count;

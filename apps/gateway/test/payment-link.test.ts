@@ -115,7 +115,7 @@ describe('POST /payment_link', () => {
 
 describe('GET /payment_link', () => {
   it('searches newest first or by title, by date, paged, answering {paymentLinks, count}; never another account’s', async () => {
-    const b = await createAccount(t);
+    const b = await createAccount(t, undefined, { throughCommand: true });
     const made: Link[] = [];
     for (const title of ['Bravo', 'Alpha', 'Charlie']) {
       made.push((await b.api.post<Link>('/payment_link', { title, amount: 1 })).body);

@@ -34,7 +34,7 @@ beforeAll(async () => {
   t = await startTestGateway();
   a = await createAccount(t);
   a.api = recording(a.api, answers);
-  b = await createAccount(t, []);
+  b = await createAccount(t, [], { throughCommand: true });
 });
 afterAll(() => t.close());
 

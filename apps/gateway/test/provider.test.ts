@@ -10,7 +10,7 @@ let b: TestAccount;
 beforeAll(async () => {
   t = await startTestGateway();
   a = await createAccount(t, []);
-  b = await createAccount(t, []);
+  b = await createAccount(t, [], { throughCommand: true });
 });
 afterAll(() => t.close());
 

@@ -460,7 +460,7 @@ describe('GET /subscription', () => {
 describe('other accounts and bad input', () => {
   it('answers another account’s subscription as unknown (404, 104)', async () => {
     const { id, method } = await api.subscribe({ startDate: days(400).toISOString() });
-    const other = await createAccount(t);
+    const other = await createAccount(t, undefined, { throughCommand: true });
     for (const answer of [
       await other.api.get(`/subscription/${id}`),
       await other.api.put(`/subscription/${id}`, { amount: 1 }),

@@ -25,7 +25,7 @@ const reason = { actor: 'secret-key:…test', purpose: 'charge test' };
 beforeAll(async () => {
   t = await startTestGateway({ clock, ccvRetentionSeconds: RETENTION_S });
   a = await createAccount(t, []);
-  b = await createAccount(t, []);
+  b = await createAccount(t, [], { throughCommand: true });
 });
 afterAll(() => t.close());
 
