@@ -37,9 +37,9 @@ interface Acquirer {
   env: Record<string, string>;
   /**
    * Called once the batch is part-way, before the kill: makes sure rows are charged and not yet
-   * recorded when the gateway dies.
+   * recorded when the gateway dies (`unrecorded` counts them now).
    */
-  holdUnrecordedRows(): Promise<void>;
+  holdUnrecordedRows(unrecorded: () => Promise<number>): Promise<void>;
   /** Checks the acquirer's own record: one payment per row, for the row's amount, under its charge's key. */
   check(results: string[][]): Promise<void>;
   close(): Promise<void>;
@@ -55,11 +55,14 @@ async function simulated(dir: string): Promise<Acquirer> {
     // Acquirer latency, so that the kill finds provider calls in flight (a chunk of 100 rows makes 64
     // at once); a timeout far above it, as this process (the acquirer) is busy too: a row that timed
     // out would fail rather than be charged.
-    provider: { ...CHEAP_DOMESTIC, latency: { minMs: 20, maxMs: 80 }, timeoutMs: 10_000 },
+    provider: { ...CHEAP_DOMESTIC, latency: { minMs: 50, maxMs: 150 }, timeoutMs: 10_000 },
     paymentInformation: card(VISA),
     env: { GATEWAY_SIMULATOR_URL: simulator.url },
-    // The latency keeps calls in flight: a chunk's rows are recorded only when all of them are done.
-    holdUnrecordedRows: async () => undefined,
+    // The latency keeps a chunk's calls in flight for a while (its rows are recorded only when all
+    // of them are done), but the kill could still fall between two chunks: wait until one is open.
+    holdUnrecordedRows: async (unrecorded) => {
+      await expect.poll(unrecorded, { timeout: 30_000, interval: 5 }).toBeGreaterThan(0);
+    },
     async check(results) {
       // The acquirer's record, as its state file keeps it: one captured authorisation per row,
       // for the row's amount, under the key of the row's charge (TransactionId).
@@ -171,14 +174,17 @@ describe.skipIf(!inject('databaseServerUrl')).each(acquirers)('a gateway killed 
     const before = await status();
     expect(before).toMatchObject({ status: 'IN_PROGRESS' });
     expect(before.progress).toBeLessThan(1);
-    await acquirer.holdUnrecordedRows();
+    const unrecorded = async () => {
+      const [{ count }] = await db.prisma.$queryRaw<[{ count: number }]>`
+        SELECT count(*)::int AS count FROM "BatchRow" r JOIN "Charge" c ON c."id" = r."chargeId"
+        WHERE r."batchId" = ${batchId} AND r."status" = 'CREATED'`;
+      return count;
+    };
+    await acquirer.holdUnrecordedRows(unrecorded);
     await gateway.kill();
 
     // The kill left rows charged (or being charged) whose outcome the batch had not recorded yet.
-    const [{ unrecorded }] = await db.prisma.$queryRaw<[{ unrecorded: number }]>`
-      SELECT count(*)::int AS unrecorded FROM "BatchRow" r JOIN "Charge" c ON c."id" = r."chargeId"
-      WHERE r."batchId" = ${batchId} AND r."status" = 'CREATED'`;
-    expect(unrecorded).toBeGreaterThan(0);
+    expect(await unrecorded()).toBeGreaterThan(0);
     // The dead worker's claims would be taken over once their 30 s leases ran out: end them now.
     await db.prisma.$executeRaw`UPDATE "Job" SET "lockedUntil" = now() WHERE "status" = 'RUNNING'`;
 
