@@ -7,7 +7,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/prisma/client';
 import { applyMigrations, findMigrationsDir, pgliteExecutor, pgPoolExecutor, type SqlExecutor } from './migrations/apply';
-import { runStatementsOnAdapter } from './statements';
+import { preparedStatementName, runStatementsOnAdapter } from './statements';
 
 export type Db = PrismaClient;
 
@@ -60,7 +60,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     pool.on('error', options.onIdleConnectionError ?? (() => undefined));
-    const adapter = new PrismaPg(pool);
+    const adapter = new PrismaPg(pool, { statementNameGenerator: preparedStatementName });
     const prisma = new PrismaClient({ adapter, errorFormat: 'minimal' });
     runStatementsOnAdapter(prisma, await adapter.connect());
     const listeners: Array<{ stop(): Promise<void> }> = [];

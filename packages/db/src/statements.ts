@@ -23,15 +23,43 @@ type Client = PrismaClient | Prisma.TransactionClient;
 
 const onAdapter = new WeakMap<object, SqlStatements>();
 
+/**
+ * The hot-path statements run as named prepared statements: PostgreSQL parses and plans each text
+ * once per connection instead of at every charge, and pg sends it once. A process names at most
+ * this many texts (each is kept by every connection of the pool, on both sides); the rest, and
+ * every query of Prisma's own, stay unnamed.
+ */
+const MAX_PREPARED = 64;
+const preparedNames = new Map<string, string>();
+const toPrepare = new WeakSet<SqlQuery>();
+
+/**
+ * @prisma/adapter-pg's `statementNameGenerator`: a name for a hot-path statement, '' for others
+ * (pg's unnamed statement, parsed at every call).
+ */
+export function preparedStatementName(query: SqlQuery): string {
+  if (!toPrepare.has(query)) return '';
+  let name = preparedNames.get(query.sql);
+  if (name === undefined && preparedNames.size < MAX_PREPARED) {
+    name = `gateway_${preparedNames.size}`;
+    preparedNames.set(query.sql, name);
+  }
+  return name ?? '';
+}
+
 /** Makes `statementsOf(prisma)` run on `adapter`, a connection of the same pool as the client's. */
 export function runStatementsOnAdapter(prisma: PrismaClient, adapter: SqlDriverAdapter): void {
-  const request = (sql: string, args: readonly unknown[]): SqlQuery => ({
-    sql,
-    args: [...args],
-    // adapter-pg reads an argument's type for dates, bytes and lists only; the values here are
-    // text, numbers, bigints, booleans and Dates, which pg sends as text.
-    argTypes: args.map(() => ({ scalarType: 'unknown', arity: 'scalar' })),
-  });
+  const request = (sql: string, args: readonly unknown[]): SqlQuery => {
+    const query: SqlQuery = {
+      sql,
+      args: [...args],
+      // adapter-pg reads an argument's type for dates, bytes and lists only; the values here are
+      // text, numbers, bigints, booleans and Dates, which pg sends as text.
+      argTypes: args.map(() => ({ scalarType: 'unknown', arity: 'scalar' })),
+    };
+    toPrepare.add(query);
+    return query;
+  };
   onAdapter.set(prisma, {
     async query(sql, args) {
       const result = await adapter.queryRaw(request(sql, args)).catch(rethrow);
