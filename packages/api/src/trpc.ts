@@ -38,50 +38,40 @@ const withSuccessStatus = t.middleware(({ ctx, meta, next }) => {
   return next();
 });
 
-/** Records who called and with which key: a header that did not authenticate the call never counts. */
-function authenticate(ctx: Context, account: Account, auth: 'public' | 'secret') {
-  ctx.account = account;
-  ctx.auth = auth;
-  return { ctx: { account, auth } };
+/** Who called, and with which key: a header that did not authenticate the call never counts. */
+interface Caller {
+  account: Account;
+  auth: 'public' | 'secret';
 }
 
-const requireSecretKey = t.middleware(async ({ ctx, next }) => {
-  if (ctx.account) return next(authenticate(ctx, ctx.account, 'secret'));
+async function secretKeyCaller(ctx: Context): Promise<Caller> {
+  if (ctx.account) return { account: ctx.account, auth: 'secret' };
   const key = header(ctx, 'x-secretkey');
   const account = key ? await ctx.services.accounts.bySecretKey(key) : null;
   if (!account) throw new ApiError('InvalidAuthentication');
-  return next(authenticate(ctx, account, 'secret'));
-});
+  return { account, auth: 'secret' };
+}
 
-const requirePublicKey = t.middleware(async ({ ctx, next }) => {
+async function publicKeyCaller(ctx: Context): Promise<Caller> {
   const key = header(ctx, 'x-publickey');
   const account = key ? await ctx.services.accounts.byPublicKey(key) : null;
   if (!account) throw new ApiError('InvalidAuthentication', { message: 'Invalid or missing public key' });
-  return next(authenticate(ctx, account, 'public'));
-});
+  return { account, auth: 'public' };
+}
 
 /** The public key from a browser, or the secret key from a merchant's back end (the .NET SDK's wallet charge). */
-const requireEitherKey = t.middleware(async ({ ctx, next }) => {
+async function eitherKeyCaller(ctx: Context): Promise<Caller> {
   const secret = header(ctx, 'x-secretkey');
   const key = secret || header(ctx, 'x-publickey');
   const account = key ? await (secret ? ctx.services.accounts.bySecretKey(key) : ctx.services.accounts.byPublicKey(key)) : null;
   if (!account) throw new ApiError('InvalidAuthentication', { message: 'Invalid or missing secret or public key' });
-  return next(authenticate(ctx, account, secret ? 'secret' : 'public'));
-});
+  return { account, auth: secret ? 'secret' : 'public' };
+}
 
 const requireStaff = t.middleware(({ ctx, next }) => {
   if (!ctx.staff || !ctx.account) throw new ApiError('InvalidAuthentication', { message: 'Sign in to the dashboard' });
   return next({ ctx: { account: ctx.account, staff: ctx.staff } });
 });
-
-/** Binds wire input (key case, aliases, nulls…) to the schema before Zod validates it. */
-function bindTo(schema: z.ZodType) {
-  return t.middleware(async ({ getRawInput, next }) => {
-    const raw = await getRawInput();
-    const bound = bindInput(schema, raw ?? {});
-    return next({ getRawInput: async () => bound });
-  });
-}
 
 /** Whether the caller authenticated with the public key (an either-key operation prefers a valid secret key). */
 export const byPublicKey = (ctx: Pick<Context, 'auth'>) => ctx.auth === 'public';
@@ -89,17 +79,21 @@ export const byPublicKey = (ctx: Pick<Context, 'auth'>) => ctx.auth === 'public'
 /**
  * Card testing (services/limits/card-testing.ts): a public-key call is counted, and a decline
  * reserved, before it runs (refused past a limit); a decline keeps its reservation and is told only
- * as a decline, any other outcome gives it back. The secret key's
- * calls are not limited here: merchants and SDK test suites reuse test cards.
+ * as a decline, any other outcome gives it back. The secret key's calls are not limited here:
+ * merchants and SDK test suites reuse test cards.
  */
-const cardTesting = t.middleware(async ({ ctx, getRawInput, next }) => {
-  if (!ctx.account || !byPublicKey(ctx)) return next();
+async function guardedAgainstCardTesting<R extends { ok: boolean; error?: unknown }>(
+  ctx: Context,
+  account: Account,
+  input: unknown,
+  run: () => Promise<R>,
+): Promise<R> {
   const guard = ctx.services.cardTesting;
-  const attempt = { account: ctx.account, address: ctx.request.clientAddress, card: await guard.cardOf(ctx.account, await getRawInput()) };
+  const attempt = { account, address: ctx.request.clientAddress, card: await guard.cardOf(account, input) };
   await guard.admit(attempt);
   let declined = false;
   try {
-    const result = await next();
+    const result = await run();
     const error = result.ok ? undefined : toApiError(result.error);
     if (!isDecline(error)) return result;
     declined = true;
@@ -107,60 +101,89 @@ const cardTesting = t.middleware(async ({ ctx, getRawInput, next }) => {
   } finally {
     await guard.settle(attempt, declined);
   }
-});
+}
 
-const idempotency = t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+/** A create honours the Idempotency-Key header: a repeat answers the first call's outcome. */
+async function idempotent<R extends { ok: boolean; data?: unknown; error?: unknown }>(
+  ctx: Context,
+  account: Account,
+  meta: Meta | undefined,
+  input: unknown,
+  run: () => Promise<R>,
+): Promise<R> {
   const key = header(ctx, 'idempotency-key');
-  if (!meta?.idempotent || !key || !ctx.account) return next();
+  if (!meta?.idempotent || !key) return run();
   refuseCardNumber('Idempotency-Key', key);
-  const { account, services, request } = ctx;
-  const claim = await services.idempotency.claim(account.id, key, request, await getRawInput());
+  const { services, request } = ctx;
+  const claim = await services.idempotency.claim(account.id, key, request, input);
   if (claim.kind === 'replay') {
     if (claim.error) throw claim.error;
-    return { ok: true as const, data: claim.data, marker: undefined as never, ctx };
+    return { ok: true, data: claim.data, marker: undefined, ctx } as unknown as R;
   }
-  const result = await next();
+  const result = await run();
   await services.idempotency.settle(account.id, key, result.ok ? { data: result.data } : { error: toApiError(result.error) });
   return result;
-});
+}
 
-const base = t.procedure.use(withSuccessStatus);
+/**
+ * An operation's own middleware, one for all it needs before it runs (tRPC copies its options at
+ * every middleware, a cost on every call): the success status, the caller authenticated by
+ * `callerOf` (none for an open operation), the wire input bound to the schema (key case,
+ * aliases, nulls…) before Zod validates it, card testing for a public-key caller, and
+ * idempotency for an authenticated create.
+ */
+function operation(schema: z.ZodType, callerOf: (ctx: Context) => Promise<Caller>) {
+  return t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+    ctx.response.status = meta?.successStatus ?? 200;
+    const { account, auth } = await callerOf(ctx);
+    ctx.account = account;
+    ctx.auth = auth;
+    const input = bindInput(schema, (await getRawInput()) ?? {});
+    // tRPC's next() takes both at run time; its types offer one or the other.
+    const run = () => next({ ctx: { account, auth }, getRawInput: async () => input } as { ctx: Caller });
+    const once = () => idempotent(ctx, account, meta, input, run);
+    return auth === 'public' ? guardedAgainstCardTesting(ctx, account, input, once) : once();
+  });
+}
+
+/** An open operation's middleware: the success status and the wire input bound to the schema. */
+function openOperation(schema: z.ZodType) {
+  return t.middleware(async ({ ctx, meta, getRawInput, next }) => {
+    ctx.response.status = meta?.successStatus ?? 200;
+    const input = bindInput(schema, (await getRawInput()) ?? {});
+    return next({ getRawInput: async () => input });
+  });
+}
 
 /** An operation authenticated by the account's secret key (x-secretkey). */
 export function secretOperation<I extends z.ZodType, O extends z.ZodType>(meta: Meta, input: I, output: O) {
-  return base.meta(meta).use(requireSecretKey).use(bindTo(input)).use(idempotency).input(input).output(output);
+  return t.procedure.meta(meta).use(operation(input, secretKeyCaller)).input(input).output(output);
 }
 
 /** An operation a browser may call with the account's public key (x-publickey). */
 export function publicKeyOperation<I extends z.ZodType, O extends z.ZodType>(meta: Meta, input: I, output: O) {
-  return base
+  return t.procedure
     .meta({ ...meta, browser: true })
-    .use(requirePublicKey)
-    .use(bindTo(input))
-    .use(cardTesting)
-    .use(idempotency)
+    .use(operation(input, publicKeyCaller))
     .input(input)
     .output(output);
 }
 
 /** Like publicKeyOperation, but a back end may call it with its secret key instead. */
 export function eitherKeyOperation<I extends z.ZodType, O extends z.ZodType>(meta: Meta, input: I, output: O) {
-  return base
+  return t.procedure
     .meta({ ...meta, browser: true })
-    .use(requireEitherKey)
-    .use(bindTo(input))
-    .use(cardTesting)
-    .use(idempotency)
+    .use(operation(input, eitherKeyCaller))
     .input(input)
     .output(output);
 }
 
 /** An operation anyone may call (the hosted payment page; signing in to the dashboard). */
 export function publicOperation<I extends z.ZodType, O extends z.ZodType>(meta: Meta, input: I, output: O) {
-  return base.meta(meta).use(bindTo(input)).input(input).output(output);
+  return t.procedure.meta(meta).use(openOperation(input)).input(input).output(output);
 }
 
 /** A dashboard operation, over tRPC only (no REST route): needs a staff member's session. */
 export function staffOperation<I extends z.ZodType, O extends z.ZodType>(input: I, output: O) {
-  return base.use(requireStaff).input(input).output(output);
+  return t.procedure.use(withSuccessStatus).use(requireStaff).input(input).output(output);
 }
