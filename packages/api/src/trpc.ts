@@ -93,9 +93,17 @@ async function guardedAgainstCardTesting<R extends { ok: boolean; error?: unknow
   await guard.admit(attempt);
   let declined = false;
   try {
-    const result = await run();
-    const error = result.ok ? undefined : toApiError(result.error);
-    if (!isDecline(error)) return result;
+    let error: ApiError;
+    try {
+      const result = await run();
+      if (result.ok) return result;
+      error = toApiError(result.error);
+      if (!isDecline(error)) return result;
+    } catch (thrown) {
+      // Thrown, not answered: an Idempotency-Key's replay of an earlier outcome, told the same way.
+      error = toApiError(thrown);
+      if (!isDecline(error)) throw thrown;
+    }
     declined = true;
     throw quietDecline(error);
   } finally {
