@@ -43,6 +43,9 @@ export function preparedStatementName(query: SqlQuery): string {
   if (name === undefined && preparedNames.size < MAX_PREPARED) {
     name = `gateway_${preparedNames.size}`;
     preparedNames.set(query.sql, name);
+    if (preparedNames.size === MAX_PREPARED) {
+      process.emitWarning(`${MAX_PREPARED} statement texts are prepared: others run unprepared from now on`, 'GatewayWarning');
+    }
   }
   return name ?? '';
 }

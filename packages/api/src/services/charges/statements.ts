@@ -85,11 +85,14 @@ function column(name: string): string {
 class Parameters {
   readonly values: unknown[] = [];
 
-  /** The placeholder of a column's value, with the cast the column needs. */
+  /**
+   * The placeholder of a column's value, with the cast the column needs. Null is a parameter too
+   * (SQL NULL, in JSON columns as well): a statement's text depends only on the columns it sets,
+   * so that few texts are prepared (packages/db/src/statements.ts).
+   */
   of(name: string, given: unknown): string {
-    if (given === null) return 'NULL';
     const json = JSON_COLUMNS.has(name);
-    this.values.push(json ? JSON.stringify(given) : given);
+    this.values.push(given === null || !json ? given : JSON.stringify(given));
     const placeholder = `$${this.values.length}`;
     if (name === 'status') return `${placeholder}::"ChargeStatus"`;
     return json ? `${placeholder}::jsonb` : placeholder;
