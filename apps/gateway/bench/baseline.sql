@@ -1,5 +1,5 @@
 -- PostgreSQL alone doing what an approved card charge asks of it (pgbench script; bench/baseline.ts
--- runs it with -c 20 -j 2 -M extended, :accountId and :providerId set with -D). Three statements,
+-- runs it with -c 20 -j 2 -M prepared, :accountId and :providerId set with -D). Three statements,
 -- each its own transaction, as the gateway sends them: read the provider with its fees, insert the
 -- charge PROCESSING (committed before the acquirer is called), then mark it SUCCESS if it is still
 -- PROCESSING. No network round trip to an acquirer, no HTTP, no JavaScript: the gateway's ceiling.

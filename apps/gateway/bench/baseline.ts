@@ -44,7 +44,7 @@ export async function measureBaseline(options: BaselineOptions): Promise<number>
     `--client=${options.clients}`,
     `--jobs=${options.threads}`,
     `--time=${options.seconds}`,
-    '--protocol=extended',
+    '--protocol=prepared',
     `--define=accountId=${options.accountId}`,
     `--define=providerId=${options.providerId}`,
     `--file=${SCRIPT}`,
