@@ -37,9 +37,10 @@ interface Acquirer {
   env: Record<string, string>;
   /**
    * Called once the batch is part-way, before the kill: makes sure rows are charged and not yet
-   * recorded when the gateway dies (`unrecorded` counts them now).
+   * recorded when the gateway dies (`unrecorded` counts them now, those of a chunk opened within
+   * the last `openedWithinMs` when given).
    */
-  holdUnrecordedRows(unrecorded: () => Promise<number>): Promise<void>;
+  holdUnrecordedRows(unrecorded: (openedWithinMs?: number) => Promise<number>): Promise<void>;
   /** Checks the acquirer's own record: one payment per row, for the row's amount, under its charge's key. */
   check(results: string[][]): Promise<void>;
   close(): Promise<void>;
@@ -59,9 +60,10 @@ async function simulated(dir: string): Promise<Acquirer> {
     paymentInformation: card(VISA),
     env: { GATEWAY_SIMULATOR_URL: simulator.url },
     // The latency keeps a chunk's calls in flight for a while (its rows are recorded only when all
-    // of them are done), but the kill could still fall between two chunks: wait until one is open.
+    // of them are done), but the kill could still fall between two chunks: wait until one has just
+    // opened. Its 100 rows take two rounds of calls of 50 ms or more, so it is still open at the kill.
     holdUnrecordedRows: async (unrecorded) => {
-      await expect.poll(unrecorded, { timeout: 30_000, interval: 5 }).toBeGreaterThan(0);
+      await expect.poll(() => unrecorded(40), { timeout: 30_000, interval: 5 }).toBeGreaterThan(0);
     },
     async check(results) {
       // The acquirer's record, as its state file keeps it: one captured authorisation per row,
@@ -174,10 +176,11 @@ describe.skipIf(!inject('databaseServerUrl')).each(acquirers)('a gateway killed 
     const before = await status();
     expect(before).toMatchObject({ status: 'IN_PROGRESS' });
     expect(before.progress).toBeLessThan(1);
-    const unrecorded = async () => {
+    const unrecorded = async (openedWithinMs = 3_600_000) => {
       const [{ count }] = await db.prisma.$queryRaw<[{ count: number }]>`
         SELECT count(*)::int AS count FROM "BatchRow" r JOIN "Charge" c ON c."id" = r."chargeId"
-        WHERE r."batchId" = ${batchId} AND r."status" = 'CREATED'`;
+        WHERE r."batchId" = ${batchId} AND r."status" = 'CREATED'
+          AND c."dateAdded" > now() - ${openedWithinMs} * interval '1 millisecond'`;
       return count;
     };
     await acquirer.holdUnrecordedRows(unrecorded);

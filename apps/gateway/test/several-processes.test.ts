@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { newMasterKey } from '@gateway/core';
 import { openDatabase, type Database } from '@gateway/db';
 import { startSimulator, type Simulator } from '@gateway/providers';
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { seedAccount } from '../bench/child-gateway';
 import { GATEWAY_DIR, MAIN_TS, post, startWatchedGateway, type WatchedGateway } from './child-processes';
 import { card, CHEAP_DOMESTIC, client, createTestDatabase, type Client } from './harness';
@@ -40,7 +40,6 @@ function expectChargedOnce(simulator: Simulator, answer: { status: number; body:
   expect(liveOf(simulator, (answer.body.details as Record<string, unknown>).chargeId)).toEqual([]);
 }
 
-/** Samples which processes hold running jobs of `queue` (the pid in `lockedBy`, host:pid:random) until stopped. */
 describe.runIf(inject('databaseServerUrl'))('two gateway processes on one database', () => {
   let simulator: Simulator;
   let database: { url: string; drop(): Promise<void> };
@@ -134,8 +133,8 @@ describe.runIf(inject('databaseServerUrl'))('two gateway processes on one databa
       expect(status).toBe(201);
       methods.push(String(body.paymentMethodId));
     }
-    // Three batches of two 50-row chunks each, a batch's chunks one after the other: three chunks
-    // of one account due at once, more than one process runs for an account (2).
+    // Three batches of two 50-row chunks each, both chunks of a batch due at once: six chunks of
+    // one account due together, more than one process runs for an account (2).
     const BATCHES = 3;
     const ROWS = 100;
     const batchIds: string[] = [];

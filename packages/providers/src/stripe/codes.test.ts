@@ -61,14 +61,14 @@ function answerFor(code: StripeCode): FakeFailure | undefined {
 
 const COVERED_ELSEWHERE: Partial<Record<StripeCode, string>> = {
   RAW_CARD_DATA: 'connector.test.ts: answers not_permitted when the account may not send raw card numbers',
-  REQUIRES_ACTION: 'connector.test.ts: cancels a payment intent that waits for 3-D Secure',
+  REQUIRES_ACTION: 'connector.test.ts: cancels a payment intent that waits for 3-D Secure, and answers authentication_required',
   TIMEOUT: 'connector.test.ts: timeout, then reverse',
   NETWORK: 'connector.test.ts: answers a retryable failure when Stripe cannot be reached',
-  BAD_RESPONSE: 'connector.test.ts: answers BAD_RESPONSE for a payment intent in a state it cannot read',
+  BAD_RESPONSE: 'connector.test.ts: answers BAD_RESPONSE for a payment intent in a state it cannot read as an outcome',
   AMOUNT: 'scenarios.ts: refuses an amount Stripe cannot express before calling it',
   REFUND_FAILED: 'connector.test.ts: answers a pending refund, and a refund that failed at once',
   NOT_REUSABLE: 'scenarios.ts: stores an unattached payment method from Stripe.js',
-  UNKNOWN_TOKEN: 'scenarios.ts: refuses a token that is not Stripe’s',
+  UNKNOWN_TOKEN: 'scenarios.ts: refuses a token that is not Stripe’s, and a payment method it does not know',
   REVERSE_PARAMETERS: 'connector.test.ts: cannot replay without the attempt’s parameters',
 };
 
@@ -86,7 +86,7 @@ describe('the code table', () => {
     expect(codes.filter((code) => !answerFor(code)).sort()).toEqual(Object.keys(COVERED_ELSEWHERE).sort());
     for (const where of Object.values(COVERED_ELSEWHERE)) {
       const [file = '', title = ''] = where.split(': ');
-      expect(readFileSync(fileURLToPath(new URL(file, import.meta.url)), 'utf8'), where).toContain(`'${title}`);
+      expect(readFileSync(fileURLToPath(new URL(file, import.meta.url)), 'utf8'), where).toContain(`('${title}'`);
     }
   });
 
