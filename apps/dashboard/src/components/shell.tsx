@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import type { ReactNode } from 'react';
@@ -21,7 +21,15 @@ const SECTIONS = [
 export function Shell({ staff, children }: { staff: { name: string; email: string; accountName: string }; children: ReactNode }) {
   const pathname = usePathname();
   const trpc = useTRPC();
-  const signOut = useMutation(trpc.staff.signOut.mutationOptions({ onSettled: () => window.location.assign('/sign-in') }));
+  const queryClient = useQueryClient();
+  const signOut = useMutation(
+    trpc.staff.signOut.mutationOptions({
+      // A query still loading would come back 401 once the session has ended, and send the browser
+      // to sign in again with this page as `next`, after (and instead of) the plain sign-in page.
+      onMutate: () => queryClient.cancelQueries(),
+      onSettled: () => window.location.assign('/sign-in'),
+    }),
+  );
   const current = (href: string) => (href === '/' ? pathname === '/' : pathname.startsWith(href));
   return (
     <div className="shell">
