@@ -33,8 +33,13 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-const withSuccessStatus = t.middleware(({ ctx, meta, next }) => {
+/** The status a successful answer gets: 201 for the operations that create, by their meta. */
+function setSuccessStatus(ctx: Context, meta: Meta | undefined) {
   ctx.response.status = meta?.successStatus ?? 200;
+}
+
+const withSuccessStatus = t.middleware(({ ctx, meta, next }) => {
+  setSuccessStatus(ctx, meta);
   return next();
 });
 
@@ -136,13 +141,12 @@ async function idempotent<R extends { ok: boolean; data?: unknown; error?: unkno
 /**
  * An operation's own middleware, one for all it needs before it runs (tRPC copies its options at
  * every middleware, a cost on every call): the success status, the caller authenticated by
- * `callerOf` (none for an open operation), the wire input bound to the schema (key case,
- * aliases, nulls…) before Zod validates it, card testing for a public-key caller, and
- * idempotency for an authenticated create.
+ * `callerOf`, the wire input bound to the schema (key case, aliases, nulls…) before Zod validates
+ * it, card testing for a public-key caller, and idempotency for a create.
  */
 function operation(schema: z.ZodType, callerOf: (ctx: Context) => Promise<Caller>) {
   return t.middleware(async ({ ctx, meta, getRawInput, next }) => {
-    ctx.response.status = meta?.successStatus ?? 200;
+    setSuccessStatus(ctx, meta);
     const { account, auth } = await callerOf(ctx);
     ctx.account = account;
     ctx.auth = auth;
@@ -157,7 +161,7 @@ function operation(schema: z.ZodType, callerOf: (ctx: Context) => Promise<Caller
 /** An open operation's middleware: the success status and the wire input bound to the schema. */
 function openOperation(schema: z.ZodType) {
   return t.middleware(async ({ ctx, meta, getRawInput, next }) => {
-    ctx.response.status = meta?.successStatus ?? 200;
+    setSuccessStatus(ctx, meta);
     const input = bindInput(schema, (await getRawInput()) ?? {});
     return next({ getRawInput: async () => input });
   });
