@@ -163,6 +163,7 @@ function servicesOf(
     },
     jobs: createJobQueue({ db: database.prisma, clock }),
     notices: database,
+    presence: database.presence(),
   });
 }
 

@@ -6,12 +6,13 @@ import type { z } from 'zod';
 import { bindInput, refuseCardNumber } from './binding';
 import { header, type Context } from './context';
 import { renderApiError, toApiError, trpcCodeOf } from './errors';
+import type { HeldKey } from './services/idempotency';
 import { isDecline, quietDecline } from './services/limits/card-testing';
 
 export type Meta = OpenApiMeta<{
   /** 201 for operations that create a resource the spec answers with 201. */
   successStatus?: 200 | 201;
-  /** POSTs that create: honour the Idempotency-Key header. */
+  /** Operations that create or move money: honour the Idempotency-Key header. */
   idempotent?: boolean;
   /** Set by publicKeyOperation: browsers call it with the public key, so the HTTP layer allows CORS. */
   browser?: boolean;
@@ -47,6 +48,8 @@ const withSuccessStatus = t.middleware(({ ctx, meta, next }) => {
 interface Caller {
   account: Account;
   auth: 'public' | 'secret';
+  /** The Idempotency-Key the call holds, for what it creates to bind (absent without one). */
+  heldKey?: HeldKey;
 }
 
 async function secretKeyCaller(ctx: Context): Promise<Caller> {
@@ -116,25 +119,34 @@ async function guardedAgainstCardTesting<R extends { ok: boolean; error?: unknow
   }
 }
 
-/** A create honours the Idempotency-Key header: a repeat answers the first call's outcome. */
+/**
+ * A create honours the Idempotency-Key header (services/idempotency.ts): a repeat answers the first
+ * call's outcome; the call itself gets the key it holds, to bind to what it creates.
+ */
 async function idempotent<R extends { ok: boolean; data?: unknown; error?: unknown }>(
   ctx: Context,
   account: Account,
   meta: Meta | undefined,
   input: unknown,
-  run: () => Promise<R>,
+  run: (heldKey?: HeldKey) => Promise<R>,
 ): Promise<R> {
   const key = header(ctx, 'idempotency-key');
   if (!meta?.idempotent || !key) return run();
   refuseCardNumber('Idempotency-Key', key);
   const { services, request } = ctx;
-  const claim = await services.idempotency.claim(account.id, key, request, input);
+  const claim = await services.idempotency.claim(account, key, request, input);
   if (claim.kind === 'replay') {
     if (claim.error) throw claim.error;
     return { ok: true, data: claim.data, marker: undefined, ctx } as unknown as R;
   }
-  const result = await run();
-  await services.idempotency.settle(account.id, key, result.ok ? { data: result.data } : { error: toApiError(result.error) });
+  let result: R;
+  try {
+    result = await run(claim.held);
+  } catch (error) {
+    await services.idempotency.settle(claim.held, { error: toApiError(error) });
+    throw error;
+  }
+  await services.idempotency.settle(claim.held, result.ok ? { data: result.data } : { error: toApiError(result.error) });
   return result;
 }
 
@@ -152,7 +164,7 @@ function operation(schema: z.ZodType, callerOf: (ctx: Context) => Promise<Caller
     ctx.auth = auth;
     const input = bindInput(schema, (await getRawInput()) ?? {});
     // tRPC's next() takes both at run time; its types offer one or the other.
-    const run = () => next({ ctx: { account, auth }, getRawInput: async () => input } as { ctx: Caller });
+    const run = (heldKey?: HeldKey) => next({ ctx: { account, auth, heldKey }, getRawInput: async () => input } as { ctx: Caller });
     const once = () => idempotent(ctx, account, meta, input, run);
     return auth === 'public' ? guardedAgainstCardTesting(ctx, account, input, once) : once();
   });

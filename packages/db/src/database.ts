@@ -7,6 +7,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/prisma/client';
 import { applyMigrations, findMigrationsDir, pgliteExecutor, pgPoolExecutor, type SqlExecutor } from './migrations/apply';
+import { KEEPALIVE, newPresenceNumber, PRESENCE_SQL, type Presence } from './presence';
 import { preparedStatementName, runStatementsOnAdapter } from './statements';
 
 export type Db = PrismaClient;
@@ -24,6 +25,8 @@ export interface Database {
    * when notifications arrive, `lost` when they may have been missed.
    */
   listen(channel: string, listener: ChannelListener): void;
+  /** This process's presence (presence.ts), held from the first call until close(). */
+  presence(): Presence;
   close(): Promise<void>;
 }
 
@@ -36,7 +39,7 @@ export interface ChannelListener {
 }
 
 /** How long a failed LISTEN connection waits before it is opened again, doubling up to the maximum. */
-const RELISTEN_MS = { first: 500, max: 30_000 };
+const REOPEN_MS = { first: 500, max: 30_000 };
 
 export interface DatabaseOptions {
   /** postgresql://… for a PostgreSQL server; absent for the embedded database. */
@@ -63,13 +66,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const adapter = new PrismaPg(pool, { statementNameGenerator: preparedStatementName });
     const prisma = new PrismaClient({ adapter, errorFormat: 'minimal' });
     runStatementsOnAdapter(prisma, await adapter.connect());
-    const listeners: Array<{ stop(): Promise<void> }> = [];
+    const sessions: Array<{ stop(): Promise<void> }> = [];
+    let presence: Presence | undefined;
     return {
       prisma,
       kind: 'postgres',
       migrate: (dir) => migrate(pgPoolExecutor(pool), dir),
       listen(channel, listener) {
-        listeners.push(listenWithClient(options.url!, channel, listener));
+        sessions.push(listenOnSession(options.url!, channel, listener));
+      },
+      presence() {
+        if (presence) return presence;
+        const held = presenceOnSession(options.url!, pool);
+        sessions.push(held);
+        return (presence = held);
       },
       async exclusively(lockKey, fn) {
         const client = await pool.connect();
@@ -82,7 +92,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         }
       },
       async close() {
-        for (const listener of listeners.splice(0)) await listener.stop();
+        for (const session of sessions.splice(0)) await session.stop();
         await prisma.$disconnect();
         await pool.end();
       },
@@ -98,6 +108,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     transactionOptions: { maxWait: 60_000, timeout: 60_000 },
   });
   const unlisteners: Array<Promise<() => Promise<void>>> = [];
+  let presence: Presence | undefined;
   return {
     prisma,
     kind: 'embedded',
@@ -106,6 +117,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       const unlisten = pglite.listen(channel, (payload) => listener.notified(payload));
       unlisteners.push(unlisten);
       void unlisten.then(() => listener.listening(), listener.lost);
+    },
+    presence() {
+      if (presence) return presence;
+      // One session, kept until the database closes; PGlite runs statements in order, so every
+      // later one sees the lock taken.
+      const number = newPresenceNumber();
+      void pglite.query(PRESENCE_SQL.take, [PRESENCE_SQL.class, number]);
+      const isPresent = async (other: number) =>
+        (await pglite.query<{ present: boolean }>(PRESENCE_SQL.present, [PRESENCE_SQL.class, other])).rows[0]?.present === true;
+      return (presence = { number, isPresent });
     },
     // The data folder is locked to this process, which is therefore alone already.
     exclusively: (_lockKey, fn) => fn(),
@@ -118,37 +139,46 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
-/** LISTEN on a client of its own, opened again (after a pause) whenever it fails, until stopped. */
-function listenWithClient(url: string, channel: string, listener: ChannelListener) {
+/** What a connection of its own does each time it is (re)opened, and when it is lost. */
+interface OwnSession {
+  /** Before it connects: handlers of the client's events (notifications). */
+  setUp?(client: pg.Client): void;
+  /** Once connected: the session's statements (LISTEN, a lock). */
+  opened(client: pg.Client): Promise<void>;
+  lost(error: Error): void;
+}
+
+/**
+ * A connection of its own (not one of the pool's), opened again after it fails, after a pause that
+ * doubles up to a maximum, until stopped.
+ */
+function sessionOfItsOwn(url: string, session: OwnSession) {
   let client: pg.Client | undefined;
   let retry: NodeJS.Timeout | undefined;
   let stopped = false;
-  let pause = RELISTEN_MS.first;
+  let pause = REOPEN_MS.first;
 
   const failed = (current: pg.Client, error: Error) => {
     if (client !== current || stopped) return;
     client = undefined;
     current.end().catch(() => undefined);
-    listener.lost(error);
+    session.lost(error);
     retry = setTimeout(connect, pause);
-    pause = Math.min(pause * 2, RELISTEN_MS.max);
+    pause = Math.min(pause * 2, REOPEN_MS.max);
   };
 
   function connect() {
-    const current = new pg.Client({ connectionString: url });
+    const current = new pg.Client({ connectionString: url, keepAlive: true });
     client = current;
-    current.on('notification', (message) => {
-      if (message.channel === channel) listener.notified(message.payload ?? '');
-    });
+    session.setUp?.(current);
     current.on('error', (error) => failed(current, error));
-    current.on('end', () => failed(current, new Error('the LISTEN connection closed')));
+    current.on('end', () => failed(current, new Error('the connection closed')));
     current
       .connect()
-      .then(() => current.query(`LISTEN "${channel.replace(/"/g, '""')}"`))
-      .then(() => {
+      .then(async () => {
         if (client !== current || stopped) return;
-        pause = RELISTEN_MS.first;
-        listener.listening();
+        await session.opened(current);
+        pause = REOPEN_MS.first;
       })
       .catch((error: Error) => failed(current, error));
   }
@@ -160,6 +190,50 @@ function listenWithClient(url: string, channel: string, listener: ChannelListene
       clearTimeout(retry);
       await client?.end().catch(() => undefined);
     },
+  };
+}
+
+/** LISTEN on a session of its own. */
+function listenOnSession(url: string, channel: string, listener: ChannelListener) {
+  return sessionOfItsOwn(url, {
+    setUp(client) {
+      client.on('notification', (message) => {
+        if (message.channel === channel) listener.notified(message.payload ?? '');
+      });
+    },
+    async opened(client) {
+      await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+      listener.listening();
+    },
+    lost: (error) => listener.lost(error),
+  });
+}
+
+/**
+ * This process's presence lock on a session of its own, taken again when the session is reopened
+ * (with a new number if another process took the old one meanwhile); others' presence is read
+ * through the pool.
+ */
+function presenceOnSession(url: string, pool: pg.Pool): Presence & { stop(): Promise<void> } {
+  let number = newPresenceNumber();
+  const session = sessionOfItsOwn(url, {
+    async opened(client) {
+      for (const statement of KEEPALIVE) await client.query(statement);
+      while (!(await client.query<{ taken: boolean }>(PRESENCE_SQL.take, [PRESENCE_SQL.class, number])).rows[0]?.taken) {
+        number = newPresenceNumber();
+      }
+    },
+    lost: () => undefined,
+  });
+  return {
+    get number() {
+      return number;
+    },
+    async isPresent(other) {
+      const { rows } = await pool.query<{ present: boolean }>(PRESENCE_SQL.present, [PRESENCE_SQL.class, other]);
+      return rows[0]?.present === true;
+    },
+    stop: () => session.stop(),
   };
 }
 

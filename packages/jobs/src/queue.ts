@@ -33,6 +33,8 @@ export interface JobQueue {
   cancel(dedupeKey: string, opts?: { tx?: Prisma.TransactionClient }): Promise<boolean>;
   /** Moves the pending jobs of `target` due before `until` to `until` (a target that backs off); returns how many. */
   postpone(target: string, until: Date, opts?: { tx?: Prisma.TransactionClient }): Promise<number>;
+  /** Makes the job with this key due now if it is pending and has never run (one waiting for a retry keeps its backoff); true when moved. */
+  bringForward(dedupeKey: string): Promise<boolean>;
 }
 
 export function createJobQueue({ db, clock }: { db: Db; clock: Clock }): JobQueue {
@@ -71,5 +73,12 @@ export function createJobQueue({ db, clock }: { db: Db; clock: Clock }): JobQueu
       WHERE "targetKey" = ${target} AND "status" = 'PENDING' AND "runAt" < ${at(until)}`;
   }
 
-  return { enqueue, cancel, postpone };
+  async function bringForward(dedupeKey: string): Promise<boolean> {
+    const now = at(clock.now());
+    const moved = await db.$executeRaw`
+      UPDATE "Job" SET "runAt" = ${now} WHERE "dedupeKey" = ${dedupeKey} AND "status" = 'PENDING' AND "attempts" = 0 AND "runAt" > ${now}`;
+    return moved === 1;
+  }
+
+  return { enqueue, cancel, postpone, bringForward };
 }

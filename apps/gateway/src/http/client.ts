@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { RateLimited, toApiError } from '@gateway/api';
+import { toApiError } from '@gateway/api';
 import ipaddr from 'ipaddr.js';
 import proxyAddr from 'proxy-addr';
 
@@ -35,8 +35,8 @@ export function limitKeyOf(address: string): string {
  */
 export const clientAddressOf = (req: IncomingMessage, trusted: TrustedProxies): string => limitKeyOf(proxyAddr(req, trusted) ?? 'unknown');
 
-/** Headers an error's answer carries: Retry-After on a 429 from a limit. */
+/** Headers an error's answer carries: Retry-After when it says when to come back (a limit, a request in progress). */
 export function errorHeaders(error: unknown): Record<string, string> {
-  const apiError = toApiError(error);
-  return apiError instanceof RateLimited ? { 'retry-after': String(apiError.retryAfterSeconds) } : {};
+  const { retryAfterSeconds } = toApiError(error);
+  return retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) };
 }

@@ -5,6 +5,7 @@ import type { NewPaymentMethod, PaymentMethodView } from '../schemas/payment-met
 import { dateRange, paging, textSearch } from '../schemas/search';
 import { customerSummary } from './charges/view';
 import type { Dependencies } from './deps';
+import { bindKey, type HeldKey } from './idempotency';
 import type { PaymentMethodService } from './payment-methods';
 import { paymentMethodInclude, toPaymentMethodSummary, toPaymentMethodView, type PaymentMethodRecord } from './payment-methods/view';
 import { openWebhook, sealWebhook, type WebhookService } from './webhooks';
@@ -108,9 +109,10 @@ export function createCustomerService(
 
   return {
     /** A customer with its first payment method, which is its default. */
-    async create(account: Account, customer: NewCustomer, source: NewPaymentMethod): Promise<CustomerView> {
+    async create(account: Account, customer: NewCustomer, source: NewPaymentMethod, heldKey?: HeldKey): Promise<CustomerView> {
       const customerId = newId();
-      const method = await paymentMethods.prepare(account, source, { customerId, usedBy: `customer:${customerId}` });
+      const owner = { customerId, usedBy: `customer:${customerId}`, id: heldKey?.resourceId };
+      const method = await paymentMethods.prepare(account, source, owner);
       return db.$transaction(async (tx) => {
         await tx.customer.create({
           data: {
@@ -130,17 +132,25 @@ export function createCustomerService(
           },
         });
         await tx.paymentMethod.create({ data: method });
+        await bindKey(tx, heldKey, { type: 'customer', id: customerId });
         await paymentMethods.recordEvent(tx, method.id, 'paymentmethod.created');
         return recordEvent(tx, customerId, 'customer.created');
       });
     },
 
     /** A payment method for an existing customer; it becomes the default only with setDefault. */
-    async addPaymentMethod(account: Account, customerId: string, source: NewPaymentMethod, setDefault = false): Promise<PaymentMethodView> {
+    async addPaymentMethod(
+      account: Account,
+      customerId: string,
+      source: NewPaymentMethod,
+      setDefault = false,
+      heldKey?: HeldKey,
+    ): Promise<PaymentMethodView> {
       const customer = await activeCustomer(account, customerId);
-      const row = await paymentMethods.prepare(account, source, { customerId: customer.id });
+      const row = await paymentMethods.prepare(account, source, { customerId: customer.id, id: heldKey?.resourceId });
       return db.$transaction(async (tx) => {
         await tx.paymentMethod.create({ data: row });
+        await bindKey(tx, heldKey, { type: 'payment-method', id: row.id });
         if (setDefault) {
           await tx.customer.update({ where: { id: customer.id }, data: { defaultPaymentMethodId: row.id } });
           await recordEvent(tx, customer.id, 'customer.updated');

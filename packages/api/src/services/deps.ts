@@ -1,5 +1,5 @@
 import type { Clock, ExchangeRates, Keyring, Logger } from '@gateway/core';
-import type { Db } from '@gateway/db';
+import type { Db, Presence } from '@gateway/db';
 import type { JobQueue } from '@gateway/jobs';
 import type { Limits } from './limits';
 import type { ChangeNotices } from './providers/provider-cache';
@@ -53,4 +53,9 @@ export interface Dependencies {
    * memory (providers and their fees); without them every read goes to the database.
    */
   notices?: ChangeNotices;
+  /**
+   * This process's presence on the database, and whether another's process is alive (packages/db
+   * presence.ts): a repeat of a request whose process died takes its Idempotency-Key over at once.
+   */
+  presence?: Presence;
 }

@@ -1,10 +1,11 @@
+import type { Account } from '@gateway/db';
 import { createAccountService } from './accounts';
 import { createBatchService } from './batches';
 import { createChargeService } from './charges';
 import { createCustomerService } from './customers';
 import { createDashboardService } from './dashboard';
 import type { Dependencies } from './deps';
-import { createIdempotencyService } from './idempotency';
+import { createIdempotencyService, type KeyAnswers, type KeyedResource } from './idempotency';
 import { createInfoService } from './info';
 import { createCounters, DEFAULT_LIMITS, sweepExpiredLimits } from './limits';
 import { createCardTestingGuard } from './limits/card-testing';
@@ -23,6 +24,14 @@ import { createWebhookService } from './webhooks';
 export type { Clock, Dependencies, Logger, ServiceConfig } from './deps';
 export { systemClock } from './deps';
 
+/**
+ * How an Idempotency-Key bound to something made in one transaction is answered: it is final from
+ * then, so as it is now (services/idempotency.ts).
+ */
+const created =
+  (view: (account: Account, id: string) => Promise<unknown>): KeyAnswers[KeyedResource] =>
+  async (account, id) => ({ data: await view(account, id) });
+
 /** Wires every service from its explicit dependencies. */
 export function createServices(deps: Dependencies) {
   if (deps.notices) {
@@ -35,11 +44,26 @@ export function createServices(deps: Dependencies) {
   const tokens = createTokenService(deps, vault);
   const paymentMethods = createPaymentMethodService(deps, { vault, tokens, webhooks });
   const charges = createChargeService(deps, { vault, tokens, paymentMethods }, webhooks);
-  const idempotency = createIdempotencyService(deps);
   const counters = createCounters(deps.db, deps.config.limits ?? DEFAULT_LIMITS);
   const staff = createStaffService(deps, counters);
   const batches = createBatchService(deps, { charges, webhooks });
   const subscriptions = createSubscriptionService(deps, { charges, paymentMethods, webhooks });
+  const customers = createCustomerService(deps, paymentMethods, webhooks);
+  const providers = createProviderService(deps);
+  const paymentLinks = createPaymentLinkService(deps, charges);
+  const idempotency = createIdempotencyService(deps, {
+    ...charges.keyAnswers,
+    'payment-link-payment': paymentLinks.paymentAnswer,
+    customer: created(customers.get),
+    'payment-method': created(paymentMethods.get),
+    token: created(tokens.issued),
+    'vault-item': created(vault.created),
+    provider: created(providers.get),
+    'payment-link': created(paymentLinks.get),
+    'webhook-subscription': created(webhooks.getSubscription),
+    subscription: created(subscriptions.get),
+    batch: created(batches.status),
+  });
   const maintenance = createMaintenance(deps, [
     { name: 'abandoned charges', run: charges.sweepAbandoned },
     { name: 'idempotency keys', run: idempotency.sweep },
@@ -55,13 +79,13 @@ export function createServices(deps: Dependencies) {
     charges,
     notifications: charges.notifications,
     idempotency,
-    providers: createProviderService(deps),
+    providers,
     info: createInfoService(deps),
     vault,
     tokens,
     paymentMethods,
-    customers: createCustomerService(deps, paymentMethods, webhooks),
-    paymentLinks: createPaymentLinkService(deps, charges),
+    customers,
+    paymentLinks,
     staff,
     cardTesting: createCardTestingGuard(deps, counters),
     subscriptions,

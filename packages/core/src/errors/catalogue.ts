@@ -165,6 +165,8 @@ export interface ApiErrorOptions {
   gatewayCode?: string;
   gatewayMessage?: string;
   retryable?: boolean;
+  /** When to come back, sent as Retry-After (a limit, a request still running). */
+  retryAfterSeconds?: number;
 }
 
 /** An expected failure, rendered to clients as the API error body. */
@@ -176,6 +178,7 @@ export class ApiError extends Error {
   readonly details: Record<string, string> | undefined;
   readonly gatewayCode: string | undefined;
   readonly gatewayMessage: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
 
   constructor(name: ErrorName, options: ApiErrorOptions = {}) {
     const definition = ERRORS[name];
@@ -188,6 +191,7 @@ export class ApiError extends Error {
     this.details = options.details;
     this.gatewayCode = options.gatewayCode;
     this.gatewayMessage = options.gatewayMessage;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -7,11 +7,13 @@ const summary = 'Capture an authorised charge, in full or in part';
 
 export const meta: Meta = {
   openapi: { method: 'POST', path: '/charge/{chargeId}/capture', tags: ['Charge'], summary, protect: true },
+  idempotent: true,
 };
 
 /** The path the spec (and the PHP client) uses for the same operation. */
 export const shortPathMeta: Meta = {
   openapi: { method: 'POST', path: '/charge/{chargeId}', tags: ['Charge'], summary, protect: true },
+  idempotent: true,
 };
 
 export const input = z.object({

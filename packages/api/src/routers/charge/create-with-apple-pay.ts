@@ -11,5 +11,5 @@ export const createWithApplePay = eitherKeyOperation(meta, input, output).mutati
     throw new ApiError('AuthenticationAuthorizationError', { message: 'This account takes no wallet charges made with the public key' });
   }
   const cap = publicKey ? (account.publicWalletMaxAmount ?? undefined) : undefined;
-  return ctx.services.charges.createWalletCharge(account, charge, header(ctx, 'providerId') || undefined, cap);
+  return ctx.services.charges.createWalletCharge(account, charge, header(ctx, 'providerId') || undefined, cap, ctx.heldKey);
 });

@@ -12,10 +12,12 @@ export const meta: Meta = {
     description: 'Refunds the amount given, or all that is left to refund. On a charge that is only authorised, voids it.',
     protect: true,
   },
+  idempotent: true,
 };
 
 export const refundPathMeta: Meta = {
   openapi: { method: 'DELETE', path: '/refund/{chargeId}', tags: ['Charge'], summary: 'Refund a captured charge', protect: true },
+  idempotent: true,
 };
 
 export const input = z.object({

@@ -3,6 +3,7 @@ import type { Account, Prisma } from '@gateway/db';
 import type { BatchListView, BatchStatusView, BatchView, NewBatch } from '../../schemas/batch';
 import { dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
+import { bindKey, type HeldKey } from '../idempotency';
 import { sealWebhook } from '../webhooks';
 import { checkBatch, readBatch, type BatchLine, type BatchText } from './input';
 import { createBatchProcessing, type BatchProcessingDeps } from './processing';
@@ -69,9 +70,9 @@ export function createBatchService(deps: Dependencies, processingDeps: BatchProc
      * the batch and its rows, each with the id its charge will have, and answers it `CREATED`;
      * the rows are charged in the background.
      */
-    async create(account: Account, input: NewBatch): Promise<BatchStatusView> {
+    async create(account: Account, input: NewBatch, heldKey?: HeldKey): Promise<BatchStatusView> {
       const lines = readBatch(input);
-      const id = newId();
+      const id = heldKey?.resourceId ?? newId();
       const batch = await db.$transaction(
         async (tx) => {
           const created = await tx.batch.create({
@@ -88,6 +89,7 @@ export function createBatchService(deps: Dependencies, processingDeps: BatchProc
           });
           await insertRows(tx, id, lines);
           await processing.start(tx, created);
+          await bindKey(tx, heldKey, { type: 'batch', id });
           return created;
         },
         // A batch of MAX_ROWS (100,000) rows takes seconds to write.

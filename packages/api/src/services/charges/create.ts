@@ -13,6 +13,7 @@ import type { Account } from '@gateway/db';
 import type { CardDetails } from '@gateway/providers';
 import type { CardChargeInput } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
+import type { HeldKey } from '../idempotency';
 import { requireAmount, requireCurrency } from '../money';
 import { chargeMoney } from '../providers/currencies';
 import { estimatedCost, leastCostRoutes, requireProvider, type ProviderWithFees } from '../providers/selection';
@@ -46,7 +47,7 @@ export function createCardCharging(deps: Dependencies, { runAttempts }: Pick<Att
     };
   }
 
-  return async function createCardCharge(account: Account, input: CardChargeInput, target: CardChargeTarget) {
+  return async function createCardCharge(account: Account, input: CardChargeInput, target: CardChargeTarget, heldKey?: HeldKey) {
     const payment = input.paymentInformation;
     if (!payment) throw new ApiError('InvalidPaymentInformation', { message: 'paymentInformation is required for a card charge' });
     const expiry = parseExpiry(payment.expiryDate);
@@ -70,6 +71,7 @@ export function createCardCharging(deps: Dependencies, { runAttempts }: Pick<Att
       chargeRow(
         account,
         {
+          id: heldKey?.resourceId,
           currency,
           amount,
           provider: first.provider,
@@ -90,6 +92,7 @@ export function createCardCharging(deps: Dependencies, { runAttempts }: Pick<Att
         },
         config.keyring,
       ),
+      heldKey,
     );
     return runAttempts({
       charge,

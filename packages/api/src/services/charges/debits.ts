@@ -3,6 +3,7 @@ import type { Account, Charge, PaymentMethod } from '@gateway/db';
 import type { JobHandler } from '@gateway/jobs';
 import type { DebitAccount, ProviderFailure } from '@gateway/providers';
 import type { Dependencies } from '../deps';
+import { bindKey, type HeldKey } from '../idempotency';
 import { connectorFor, providerError } from '../providers/connectors';
 import type { ProviderWithFees } from '../providers/selection';
 import type { ChargeEvents } from './events';
@@ -15,6 +16,8 @@ const SETTLE_ATTEMPTS = 25;
 
 export interface DebitPlan {
   id?: string;
+  /** The Idempotency-Key of the request that makes the debit: bound to its charge as it is written. */
+  heldKey?: HeldKey;
   currency: Currency;
   amount: bigint;
   provider: ProviderWithFees;
@@ -76,11 +79,13 @@ export function createDebitCharging({ db, clock, logger, config, jobs }: Depende
   }
 
   async function debit(account: Account, plan: DebitPlan) {
-    const { provider } = plan;
+    const { heldKey, ...debit } = plan;
+    const { provider } = debit;
     const charge = await db.$transaction(async (tx) => {
       const row = await tx.charge.create({
-        data: chargeRow(account, { ...plan, estimatedCost: undefined }, config.keyring),
+        data: chargeRow(account, { ...debit, estimatedCost: undefined }, config.keyring),
       });
+      await bindKey(tx, heldKey, { type: 'charge', id: row.id });
       const runAt = new Date(clock.now().getTime() + provider.settlementDelayMs);
       await jobs.enqueue(
         SETTLE_DEBIT_QUEUE,
@@ -89,7 +94,7 @@ export function createDebitCharging({ db, clock, logger, config, jobs }: Depende
       );
       return row;
     });
-    const sent = await send(charge, provider, plan.account);
+    const sent = await send(charge, provider, debit.account);
     if (sent !== 'sent' && sent !== 'unknown') throw sent;
     const current = await db.charge.findUniqueOrThrow({ where: { id: charge.id } });
     logger.info({ chargeId: charge.id, providerId: provider.id, status: current.status }, 'debit accepted');

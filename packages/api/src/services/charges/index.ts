@@ -32,6 +32,8 @@ export function createChargeService(
     settleCharges: attempts.settleCharges,
     jobHandlers: { ...recovery.jobHandlers, ...debits.jobHandlers },
     sweepAbandoned: recovery.sweepAbandoned,
+    /** How Idempotency-Keys bound to charges and their changes are answered (services/idempotency.ts). */
+    keyAnswers: { charge: recovery.chargeAnswer, ...lifecycle.keyAnswers },
   };
 }
 

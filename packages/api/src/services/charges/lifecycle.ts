@@ -2,6 +2,7 @@ import { ApiError, canTransition, newId, notFound } from '@gateway/core';
 import type { Account, Prisma } from '@gateway/db';
 import type { ProviderFailure } from '@gateway/providers';
 import type { Dependencies } from '../deps';
+import { bindKey, type HeldKey, type KeyAnswer } from '../idempotency';
 import type { NotificationService, PendingModification } from '../notifications';
 import { requireAmount, requireCurrency } from '../money';
 import { connectorFor, providerError, unconfirmedError } from '../providers/connectors';
@@ -51,15 +52,16 @@ export function createChargeLifecycle(
   const later = () => new Date(clock.now().getTime() + CONFIRM_AFTER_MS);
 
   /** Takes the capture/void lease of an authorised charge (with its confirming job), or explains why not. */
-  async function lease(account: Account, charge: ChargeRecord, operation: Operation, payload: Prisma.InputJsonObject) {
+  async function lease(account: Account, charge: ChargeRecord, operation: Operation, payload: Prisma.InputJsonObject, heldKey?: HeldKey) {
     const taken = await db.$transaction(async (tx) => {
       const { count } = await tx.charge.updateMany({
         where: { id: charge.id, accountId: account.id, status: 'AUTHORISE', pendingOperation: null },
         data: { pendingOperation: operation, pendingOperationAt: clock.now() },
       });
-      if (count === 1)
-        await jobs.enqueue(QUEUES[operation], payload, { runAt: later(), dedupeKey: jobKey(operation, charge.id), group: account.id, tx });
-      return count === 1;
+      if (count !== 1) return false;
+      await jobs.enqueue(QUEUES[operation], payload, { runAt: later(), dedupeKey: jobKey(operation, charge.id), group: account.id, tx });
+      await bindKey(tx, heldKey, { type: operation, id: charge.id });
+      return true;
     });
     if (taken) return;
     const current = await load(account, charge.id);
@@ -149,28 +151,34 @@ export function createChargeLifecycle(
     if (failure.retryable) throw unconfirmedError(failure, action, details);
   }
 
-  async function capture(account: Account, chargeId: string, requested?: string | number) {
+  async function capture(account: Account, chargeId: string, requested?: string | number, heldKey?: HeldKey) {
     const charge = await load(account, chargeId);
     requireStatus(charge, 'capture');
     const amount = requested === undefined ? charge.amount : requireAmount(requested, requireCurrency(charge.currency));
     if (amount > charge.amount) {
       throw new ApiError('InvalidCaptureAmountPassed', { message: 'The capture amount is more than the authorised amount' });
     }
-    await lease(account, charge, 'capture', { chargeId, amount: String(amount) });
+    await lease(account, charge, 'capture', { chargeId, amount: String(amount) }, heldKey);
     await completeOperation(chargeId, 'capture', amount);
     return toChargeView(await load(account, chargeId));
   }
 
-  async function voidCharge(account: Account, chargeId: string) {
+  async function voidCharge(account: Account, chargeId: string, heldKey?: HeldKey) {
     const charge = await load(account, chargeId);
     requireStatus(charge, 'void');
-    await lease(account, charge, 'void', { chargeId });
+    await lease(account, charge, 'void', { chargeId }, heldKey);
     await completeOperation(chargeId, 'void');
     return toChargeView(await load(account, chargeId));
   }
 
   /** Reserves `amount` of what is left to refund (with the confirming job); false when less is left. */
-  async function reserveRefund(account: Account, chargeId: string, refundId: string, amount: bigint, comment: string | null) {
+  async function reserveRefund(
+    account: Account,
+    chargeId: string,
+    refund: { id: string; amount: bigint; comment: string | null },
+    heldKey: HeldKey | undefined,
+  ) {
+    const { id: refundId, amount, comment } = refund;
     return db.$transaction(async (tx) => {
       const reserved = await tx.$executeRaw`
         UPDATE "Charge" SET "refundPendingAmount" = "refundPendingAmount" + ${amount}
@@ -184,6 +192,7 @@ export function createChargeLifecycle(
         { refundId },
         { runAt: later(), dedupeKey: jobKey('refund', refundId), group: account.id, tx },
       );
+      await bindKey(tx, heldKey, { type: 'refund', id: refundId });
       return true;
     });
   }
@@ -241,13 +250,13 @@ export function createChargeLifecycle(
     throw providerError(result.failure, { action: 'refund', name: 'UnableToRefund' });
   }
 
-  async function refund(account: Account, chargeId: string, requested?: string | number, comment?: string) {
+  async function refund(account: Account, chargeId: string, requested?: string | number, comment?: string, heldKey?: HeldKey) {
     const charge = await load(account, chargeId);
     requireStatus(charge, 'refund');
     const left = charge.capturedAmount - charge.refundedAmount - charge.refundPendingAmount;
     const amount = requested === undefined ? left : requireAmount(requested, requireCurrency(charge.currency));
-    const refundId = newId();
-    if (amount <= 0n || !(await reserveRefund(account, chargeId, refundId, amount, comment ?? null))) {
+    const refundId = heldKey?.resourceId ?? newId();
+    if (amount <= 0n || !(await reserveRefund(account, chargeId, { id: refundId, amount, comment: comment ?? null }, heldKey))) {
       requireStatus(await load(account, chargeId), 'refund');
       throw new ApiError('InvalidAmountMaximumAvailableRefund', {
         message: 'The refund amount is more than what is left to refund on this charge',
@@ -258,20 +267,60 @@ export function createChargeLifecycle(
   }
 
   /** DELETE /charge/{id}: voids an authorisation, refunds a captured charge. */
-  async function refundOrVoid(account: Account, chargeId: string, requested?: string | number, comment?: string) {
+  async function refundOrVoid(account: Account, chargeId: string, requested?: string | number, comment?: string, heldKey?: HeldKey) {
     const charge = await load(account, chargeId);
-    if (charge.status !== 'AUTHORISE') return refund(account, chargeId, requested, comment);
+    if (charge.status !== 'AUTHORISE') return refund(account, chargeId, requested, comment, heldKey);
     if (requested !== undefined) {
       throw new ApiError('InvalidChargeStatus', {
         message: 'An authorised charge is voided in full: capture it before refunding an amount',
       });
     }
-    return voidCharge(account, chargeId);
+    return voidCharge(account, chargeId, heldKey);
   }
 
   async function get(account: Account, chargeId: string) {
     return toChargeView(await load(account, chargeId));
   }
 
-  return { capture, void: voidCharge, refund, refundOrVoid, get, completeOperation, completeRefund };
+  /**
+   * How an Idempotency-Key bound to a capture or void is answered (services/idempotency.ts):
+   * pending while the lease is held (its confirming job brought forward when the request's process
+   * is gone), then the charge, or the refusal.
+   */
+  const operationAnswer =
+    (operation: Operation) =>
+    async (account: Account, chargeId: string, abandoned: boolean): Promise<KeyAnswer> => {
+      const charge = await load(account, chargeId);
+      if (charge.pendingOperation === operation) {
+        if (abandoned) await jobs.bringForward(jobKey(operation, chargeId));
+        return 'pending';
+      }
+      const done = operation === 'capture' ? charge.capturedAmount > 0n : charge.status === 'AUTHORISE_CANCELLED';
+      if (done) return { data: toChargeView(charge) };
+      const name = operation === 'capture' ? 'UnableToCapture' : 'UnableToVoid';
+      return { error: new ApiError(name, { message: `The provider refused the ${operation}`, details: { chargeId } }) };
+    };
+
+  /** How an Idempotency-Key bound to a refund is answered: as operationAnswer, by the refund's own state. */
+  async function refundAnswer(account: Account, refundId: string, abandoned: boolean): Promise<KeyAnswer> {
+    const refund = await db.refund.findFirstOrThrow({ where: { id: refundId, charge: { accountId: account.id } } });
+    const { chargeId } = refund;
+    if (refund.status === 'PENDING') {
+      if (abandoned) await jobs.bringForward(jobKey('refund', refundId));
+      return 'pending';
+    }
+    if (refund.status === 'SUCCEEDED') return { data: toChargeView(await load(account, chargeId)) };
+    return { error: new ApiError('UnableToRefund', { message: 'The provider refused the refund', details: { chargeId, refundId } }) };
+  }
+
+  return {
+    capture,
+    void: voidCharge,
+    refund,
+    refundOrVoid,
+    get,
+    completeOperation,
+    completeRefund,
+    keyAnswers: { capture: operationAnswer('capture'), void: operationAnswer('void'), refund: refundAnswer },
+  };
 }

@@ -1,10 +1,14 @@
+import type { Account, Charge, Prisma } from '@gateway/db';
+import type { ChargeView } from '../../schemas/charge';
 import type { JobHandler } from '@gateway/jobs';
 import type { Dependencies } from '../deps';
+import type { KeyAnswer } from '../idempotency';
 import { UnconfirmedOutcome } from '../providers/connectors';
 import type { ChargeEvents } from './events';
 import type { createChargeLifecycle } from './lifecycle';
-import { CONFIRM_CAPTURE_QUEUE, CONFIRM_REFUND_QUEUE, CONFIRM_VOID_QUEUE, REVERSE_QUEUE } from './queues';
+import { CONFIRM_CAPTURE_QUEUE, CONFIRM_REFUND_QUEUE, CONFIRM_VOID_QUEUE, RECOVER_QUEUE, REVERSE_QUEUE } from './queues';
 import { reverseAttempt } from './reversal';
+import { chargeInclude, failureOf, toChargeView } from './view';
 
 /** A charge still PROCESSING after this long was abandoned by a process that died. */
 const STUCK_AFTER_MS = 2 * 60_000;
@@ -12,6 +16,16 @@ const STUCK_AFTER_MS = 2 * 60_000;
 const UNRESOLVED_AFTER_MS = 24 * 3_600_000;
 
 type Lifecycle = ReturnType<typeof createChargeLifecycle>;
+
+/** Debits have a settling job of their own that sends them again. */
+const DEBITS = ['BANK_ACCOUNT', 'PAYTO'];
+
+/**
+ * The charges the abandoned-charge recovery may fail: not debits, nor a batch row's charge, nor a
+ * subscription payment, whose batch or billing job sends its attempts again with the same keys
+ * (services/batches, services/subscriptions).
+ */
+const ABANDONABLE = { paymentType: { notIn: DEBITS }, batchId: null, subscriptionId: null } satisfies Prisma.ChargeWhereInput;
 
 const text = (payload: unknown, name: string): string => {
   const value = (payload as Record<string, unknown> | null)?.[name];
@@ -24,7 +38,7 @@ const text = (payload: unknown, name: string): string => {
  * twice: confirm captures, voids and refunds whose outcome is unknown, reverse authorisations
  * whose outcome is unknown, and fail (after reversing) charges abandoned in PROCESSING.
  */
-export function createChargeRecovery({ db, clock, logger, config }: Dependencies, lifecycle: Lifecycle, events: ChargeEvents) {
+export function createChargeRecovery({ db, clock, logger, config, jobs }: Dependencies, lifecycle: Lifecycle, events: ChargeEvents) {
   async function reverse(providerId: string, idempotencyKey: string): Promise<boolean> {
     const provider = await db.provider.findUniqueOrThrow({ where: { id: providerId } });
     const result = await reverseAttempt(db, config, provider, idempotencyKey);
@@ -57,7 +71,40 @@ export function createChargeRecovery({ db, clock, logger, config }: Dependencies
     [CONFIRM_CAPTURE_QUEUE]: confirming((p) => lifecycle.completeOperation(text(p, 'chargeId'), 'capture', BigInt(text(p, 'amount')))),
     [CONFIRM_VOID_QUEUE]: confirming((p) => lifecycle.completeOperation(text(p, 'chargeId'), 'void')),
     [CONFIRM_REFUND_QUEUE]: confirming((p) => lifecycle.completeRefund(text(p, 'refundId'))),
+    [RECOVER_QUEUE]: async (payload) => {
+      const charge = await db.charge.findUniqueOrThrow({ where: { id: text(payload, 'chargeId') } });
+      if (charge.status === 'PROCESSING' && !(await recoverAbandoned(charge))) throw new Error('reversal not confirmed yet');
+    },
   };
+
+  /**
+   * Reverses the last attempt of a charge abandoned in PROCESSING, then fails it (with its event);
+   * false while the reversal is not confirmed (it is tried again later).
+   */
+  async function recoverAbandoned(charge: Charge): Promise<boolean> {
+    if (charge.providerId && !(await reverse(charge.providerId, `${charge.id}:${charge.attemptCount}`))) {
+      if (clock.now().getTime() - charge.dateAdded.getTime() > UNRESOLVED_AFTER_MS)
+        logger.error(
+          { chargeId: charge.id, providerId: charge.providerId },
+          'abandoned charge still not reversed after 24 h: check the payment at the provider',
+        );
+      return false;
+    }
+    const { count } = await events.changing(
+      charge,
+      (tx) =>
+        tx.charge.updateMany({
+          where: { id: charge.id, status: 'PROCESSING' },
+          data: {
+            status: 'FAILED',
+            failureCode: 80,
+            failureMessage: 'The gateway stopped before the provider answered; any authorisation was reversed',
+          },
+        }),
+      (result) => result.count === 1,
+    );
+    return count === 1;
+  }
 
   /**
    * Charges left PROCESSING by a process that died between its provider call and its answer: the
@@ -66,46 +113,39 @@ export function createChargeRecovery({ db, clock, logger, config }: Dependencies
    */
   async function sweepAbandoned(): Promise<number> {
     const stuck = await db.charge.findMany({
-      // Debits have a settling job of their own that sends them again; a batch row's charge, its
-      // batch job, and a subscription payment, its billing job, which send its attempts again with
-      // the same keys (services/batches, services/subscriptions).
-      where: {
-        status: 'PROCESSING',
-        paymentType: { notIn: ['BANK_ACCOUNT', 'PAYTO'] },
-        batchId: null,
-        subscriptionId: null,
-        dateAdded: { lt: new Date(clock.now().getTime() - STUCK_AFTER_MS) },
-      },
+      where: { ...ABANDONABLE, status: 'PROCESSING', dateAdded: { lt: new Date(clock.now().getTime() - STUCK_AFTER_MS) } },
       take: 100,
     });
     let failed = 0;
-    for (const charge of stuck) {
-      if (charge.providerId && !(await reverse(charge.providerId, `${charge.id}:${charge.attemptCount}`))) {
-        if (clock.now().getTime() - charge.dateAdded.getTime() > UNRESOLVED_AFTER_MS)
-          logger.error(
-            { chargeId: charge.id, providerId: charge.providerId },
-            'abandoned charge still not reversed after 24 h: check the payment at the provider',
-          );
-        continue;
-      }
-      const { count } = await events.changing(
-        charge,
-        (tx) =>
-          tx.charge.updateMany({
-            where: { id: charge.id, status: 'PROCESSING' },
-            data: {
-              status: 'FAILED',
-              failureCode: 80,
-              failureMessage: 'The gateway stopped before the provider answered; any authorisation was reversed',
-            },
-          }),
-        (result) => result.count === 1,
-      );
-      failed += count;
-    }
+    for (const charge of stuck) if (await recoverAbandoned(charge)) failed += 1;
     if (failed > 0) logger.warn({ failed }, 'abandoned charges reversed and failed');
     return failed;
   }
 
-  return { jobHandlers, sweepAbandoned };
+  /**
+   * Recovers a charge now rather than at the sweep after STUCK_AFTER_MS: the process that made it
+   * is known dead (an Idempotency-Key's repeat found it so). Charges the sweep leaves to others are
+   * left to them too.
+   */
+  async function recoverNow(charge: Charge): Promise<void> {
+    const { paymentType, batchId, subscriptionId } = charge;
+    if (batchId !== null || subscriptionId !== null || DEBITS.includes(paymentType)) return;
+    await jobs.enqueue(RECOVER_QUEUE, { chargeId: charge.id }, { dedupeKey: `recover:${charge.id}`, group: charge.accountId });
+  }
+
+  /**
+   * How an Idempotency-Key bound to a charge is answered (services/idempotency.ts): pending while
+   * PROCESSING (recovered now when the request's process is gone), then the charge, or its failure
+   * as the request answered it.
+   */
+  async function chargeAnswer(account: Account, chargeId: string, abandoned: boolean): Promise<KeyAnswer<ChargeView>> {
+    const charge = await db.charge.findFirstOrThrow({ where: { id: chargeId, accountId: account.id }, include: chargeInclude });
+    if (charge.status === 'PROCESSING') {
+      if (abandoned) await recoverNow(charge);
+      return 'pending';
+    }
+    return charge.status === 'FAILED' ? { error: failureOf(charge) } : { data: toChargeView(charge) };
+  }
+
+  return { jobHandlers, sweepAbandoned, chargeAnswer };
 }

@@ -1,4 +1,8 @@
 import { Prisma, statementsOf, type Charge, type ChargeStatus } from '@gateway/db';
+import { bindKeyStatement, keyTakenOver, type HeldKey, type KeyedResource } from '../idempotency';
+
+/** A new charge's row, with the id chosen for it. */
+type ChargeRow = Prisma.ChargeUncheckedCreateInput & { id: string };
 
 /**
  * The statements that insert and update charges (one charge's two, and a batch chunk's bulk ones),
@@ -117,18 +121,31 @@ export const isTaken = (error: unknown) => error instanceof Prisma.PrismaClientK
 
 /**
  * Inserts a new charge (chargeRow's); answers the row as the database now holds it. An id already
- * taken fails with P2002, as the query builder's create does.
+ * taken fails with P2002, as the query builder's create does. With the Idempotency-Key its request
+ * holds, the same statement binds the key to the charge (services/idempotency.ts): one round trip
+ * still, and no charge when the key was taken over.
  */
-export async function insertCharge(db: Prisma.TransactionClient, row: Prisma.ChargeUncheckedCreateInput): Promise<Charge> {
+export async function insertCharge(
+  db: Prisma.TransactionClient,
+  row: ChargeRow,
+  heldKey?: HeldKey,
+  keyedAs: KeyedResource = 'charge',
+): Promise<Charge> {
   const names = setColumns(row as Row);
   const parameters = new Parameters();
   const values = names.map((name) => parameters.of(name, row[name as keyof typeof row]));
-  const [inserted] = await statementsOf(db).query(
-    `INSERT INTO "Charge" (${names.map(column).join(', ')}) VALUES (${values.join(', ')}) RETURNING "dateAdded"`,
-    parameters.values,
-  );
+  const columns = names.map(column).join(', ');
+  let statement = `INSERT INTO "Charge" (${columns}) VALUES (${values.join(', ')}) RETURNING "dateAdded"`;
+  if (heldKey) {
+    const bind = bindKeyStatement(heldKey, { type: keyedAs, id: row.id }, parameters.values.length + 1);
+    parameters.values.push(...bind.values);
+    statement = `WITH bound AS (${bind.sql})
+      INSERT INTO "Charge" (${columns}) SELECT ${values.join(', ')} WHERE EXISTS (SELECT 1 FROM bound) RETURNING "dateAdded"`;
+  }
+  const [inserted] = await statementsOf(db).query(statement, parameters.values);
+  if (!inserted) throw keyTakenOver();
   const charge = withColumns(CHARGE_SHAPE, row as Row, names);
-  charge.dateAdded = inserted!.dateAdded as Date;
+  charge.dateAdded = inserted.dateAdded as Date;
   return charge;
 }
 

@@ -11,6 +11,7 @@ import type {
   WalletChargeInput,
 } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
+import type { HeldKey, KeyedResource } from '../idempotency';
 import type { PaymentMethodService } from '../payment-methods';
 import { requireActive, storedCardRef } from '../payment-methods/saving';
 import type { StoredPayTo } from '../payment-methods/view';
@@ -23,6 +24,7 @@ import { cardColumnsOf, chargeDetails, chargeRow } from './records';
 import { refuseOverWalletCap } from './wallet-cap';
 import { insertCharge, insertCharges, isTaken } from './statements';
 import { atOnce } from '../at-once';
+import { tokenRefused } from '../tokens/consume';
 
 /** What charging a payment token needs from the token service (services/tokens). */
 export interface TokenConsumer {
@@ -48,6 +50,10 @@ export interface ChargeOrigin {
   subscriptionId?: string;
   batchId?: string;
   paymentLinkId?: string;
+  /** The Idempotency-Key of the request that makes the charge: bound to it as it is written… */
+  heldKey?: HeldKey;
+  /** …as what (a charge, unless it is the payment of something else, answered as that is). */
+  keyedAs?: KeyedResource;
 }
 
 const vaultReader = (account: Account) => `secret-key:…${account.secretKeyHint}`;
@@ -59,7 +65,7 @@ const vaultReader = (account: Account) => `secret-key:…${account.secretKeyHint
  * and PayTo methods through the debit flow.
  */
 export function createStoredCharging(
-  { db, config }: Dependencies,
+  { db, clock, config }: Dependencies,
   { attempts, debits, vault, tokens, paymentMethods }: StoredChargingDeps,
 ) {
   function cost(provider: ProviderWithFees, cardIin: string | null, currency: Currency, amount: bigint) {
@@ -124,7 +130,8 @@ export function createStoredCharging(
     if (!method.providerId) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method has no provider' });
     const provider = await requireProvider(db, account.id, method.providerId);
     const { currency, amount } = chargeMoney(provider, input);
-    const { chargeId, ...links } = origin;
+    const { chargeId: chosenId, heldKey, keyedAs, ...links } = origin;
+    const chargeId = chosenId ?? heldKey?.resourceId;
     const columns = {
       ...chargeDetails(input),
       ...links,
@@ -151,6 +158,7 @@ export function createStoredCharging(
       return {
         debit: {
           id: chargeId,
+          heldKey,
           currency,
           amount,
           provider,
@@ -225,7 +233,7 @@ export function createStoredCharging(
     const { card } = planned;
     const charge = resume
       ? await db.charge.findUniqueOrThrow({ where: { id: card.row.id, status: 'PROCESSING' } })
-      : await insertCharge(db, card.row);
+      : await insertCharge(db, card.row, origin.heldKey, origin.keyedAs);
     try {
       return await attempts.runAttempts(attemptsOf(card, charge));
     } finally {
@@ -334,48 +342,52 @@ export function createStoredCharging(
     return chargeMethod(account, method, input, { chargeId }, true);
   }
 
-  async function createCustomerCharge(account: Account, input: CustomerChargeInput) {
+  async function createCustomerCharge(account: Account, input: CustomerChargeInput, heldKey?: HeldKey) {
     const customer = await db.customer.findFirst({ where: { id: input.customerId, accountId: account.id } });
     if (!customer) throw notFound('InvalidCustomerId', 'Customer');
     if (customer.dateRemoved) throw new ApiError('InvalidCustomerIdRemoved', { message: 'The customer was removed' });
     if (!customer.defaultPaymentMethodId) throw new ApiError('CustomerHasNoDefaultPaymentMethodId');
-    return chargeMethod(account, await paymentMethods.activeMethod(account, customer.defaultPaymentMethodId), input);
+    return chargeMethod(account, await paymentMethods.activeMethod(account, customer.defaultPaymentMethodId), input, { heldKey });
   }
 
   async function createTokenCharge(account: Account, input: TokenChargeInput, origin: ChargeOrigin = {}) {
-    const { chargeId: chosenId, ...links } = origin;
-    const chargeId = chosenId ?? newId();
+    const { chargeId: chosenId, heldKey, keyedAs, ...links } = origin;
+    const chargeId = chosenId ?? heldKey?.resourceId ?? newId();
     // The amount is checked against the token's provider before the token is used up: a client's
     // mistake (currency, decimals) must leave the token usable for the corrected request.
-    const unused = await db.paymentToken.findFirst({ where: { id: input.token, accountId: account.id }, select: { providerId: true } });
-    const provider = unused ? await requireProvider(db, account.id, unused.providerId) : undefined;
+    const token = await db.paymentToken.findFirst({
+      where: { id: input.token, accountId: account.id, status: 'ACTIVE', expiresAt: { gt: clock.now() } },
+    });
+    const provider = token ? await requireProvider(db, account.id, token.providerId) : undefined;
     const checked = provider && chargeMoney(provider, input);
-    const token = await tokens.consume(account, input.token, `charge:${chargeId}`);
-    if (!provider || !checked || !token.vaultItemId) throw new ApiError('InvalidOrExpiredToken');
+    if (!token?.vaultItemId || !provider || !checked) throw tokenRefused();
     const { currency, amount } = checked;
     const expiry = parseExpiry(token.cardExpiry ?? '');
     if (!expiry) throw new ApiError('InvalidExpiryDate');
     const card = await vault.readCard(account, token.vaultItemId, { actor: vaultReader(account), purpose: `charge ${chargeId}` });
-    const charge = await db.charge.create({
-      data: chargeRow(
-        account,
-        {
-          id: chargeId,
-          currency,
-          amount,
-          provider,
-          estimatedCost: cost(provider, token.cardIin, currency, amount),
-          paymentType: 'CARD',
-          columns: {
-            ...chargeDetails(input),
-            ...cardColumnsOf(token),
-            ...links,
-            paymentTokenId: token.id,
-            transfer: input.transfer as Prisma.InputJsonValue | undefined,
-          },
+    const row = chargeRow(
+      account,
+      {
+        id: chargeId,
+        currency,
+        amount,
+        provider,
+        estimatedCost: cost(provider, token.cardIin, currency, amount),
+        paymentType: 'CARD',
+        columns: {
+          ...chargeDetails(input),
+          ...cardColumnsOf(token),
+          ...links,
+          paymentTokenId: token.id,
+          transfer: input.transfer as Prisma.InputJsonValue | undefined,
         },
-        config.keyring,
-      ),
+      },
+      config.keyring,
+    );
+    // The token is used up by the charge it makes, and by no other (of two requests racing for it, one gets it).
+    const charge = await db.$transaction(async (tx) => {
+      await tokens.consume(account, token.id, `charge:${chargeId}`, tx);
+      return insertCharge(tx, row, heldKey, keyedAs);
     });
     const source: PaymentSource = {
       type: 'card',
@@ -400,11 +412,13 @@ export function createStoredCharging(
     }
   }
 
-  async function createBankAccountCharge(account: Account, input: BankAccountChargeInput) {
+  async function createBankAccountCharge(account: Account, input: BankAccountChargeInput, heldKey?: HeldKey) {
     const provider = await requireProvider(db, account.id, input.providerId);
     const { currency, amount } = chargeMoney(provider, input);
     const { bankCode, accountNumber, accountName } = input.bankPaymentInformation;
     return debits.debit(account, {
+      id: heldKey?.resourceId,
+      heldKey,
       currency,
       amount,
       provider,
@@ -414,17 +428,19 @@ export function createStoredCharging(
     });
   }
 
-  async function createNetworkTokenCharge(account: Account, input: NetworkTokenChargeInput) {
+  async function createNetworkTokenCharge(account: Account, input: NetworkTokenChargeInput, heldKey?: HeldKey) {
     const method = await db.paymentMethod.findFirst({
       where: { accountId: account.id, networkTokenId: input.networkTokenId, dateRemoved: null },
     });
     if (!method) throw notFound('InvalidPaymentMethodId', 'Network token');
     const provider = await requireProvider(db, account.id, input.providerId);
     const { currency, amount } = chargeMoney(provider, input);
-    const charge = await db.charge.create({
-      data: chargeRow(
+    const charge = await insertCharge(
+      db,
+      chargeRow(
         account,
         {
+          id: heldKey?.resourceId,
           currency,
           amount,
           provider,
@@ -440,7 +456,8 @@ export function createStoredCharging(
         },
         config.keyring,
       ),
-    });
+      heldKey,
+    );
     const source: PaymentSource = { type: 'network_token', networkTokenId: input.networkTokenId };
     return attempts.runAttempts({
       charge,
@@ -455,7 +472,13 @@ export function createStoredCharging(
    * Apple Pay; the provider named by the `providerId` header, else the oldest. `maxAud`: the cap of a
    * public-key charge (wallet-cap.ts), none for the secret key.
    */
-  async function createWalletCharge(account: Account, input: WalletChargeInput, providerId: string | undefined, maxAud?: number) {
+  async function createWalletCharge(
+    account: Account,
+    input: WalletChargeInput,
+    providerId: string | undefined,
+    maxAud: number | undefined,
+    heldKey?: HeldKey,
+  ) {
     const id =
       providerId ??
       (await db.provider.findFirst({ where: { accountId: account.id, dateRemoved: null, type: 'dummy' }, orderBy: { dateAdded: 'asc' } }))
@@ -466,10 +489,12 @@ export function createStoredCharging(
     // A type without Apple Pay answers FeatureUnavailable from its connector, whatever the cap says.
     const capped = maxAud !== undefined && typeOfProvider(provider).operations.has('applePay');
     if (capped) refuseOverWalletCap(currency, amount, maxAud, config.exchangeRates);
-    const charge = await db.charge.create({
-      data: chargeRow(
+    const charge = await insertCharge(
+      db,
+      chargeRow(
         account,
         {
+          id: heldKey?.resourceId,
           currency,
           amount,
           provider,
@@ -479,7 +504,8 @@ export function createStoredCharging(
         },
         config.keyring,
       ),
-    });
+      heldKey,
+    );
     const { paymentData } = input.token;
     const source: PaymentSource = {
       type: 'wallet',

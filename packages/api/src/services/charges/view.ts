@@ -1,4 +1,4 @@
-import { publicStatus, toWireAmount, type Currency } from '@gateway/core';
+import { ApiError, ERROR_NAMES, publicStatus, toWireAmount, type Currency } from '@gateway/core';
 import type { Charge, ChargeAttempt, Customer, Prisma, Provider, Refund } from '@gateway/db';
 import type { ChargeView } from '../../schemas/charge';
 import { requireCurrency } from '../money';
@@ -20,6 +20,16 @@ export type ChargeRecord = Charge & {
 };
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** The error a failed charge was answered with, from what its row keeps of it. */
+export function failureOf(charge: Pick<Charge, 'id' | 'failureCode' | 'failureMessage' | 'gatewayCode' | 'gatewayMessage'>): ApiError {
+  return new ApiError(ERROR_NAMES[charge.failureCode ?? 1] ?? 'UnknownError', {
+    message: charge.failureMessage ?? undefined,
+    gatewayCode: charge.gatewayCode ?? undefined,
+    gatewayMessage: charge.gatewayMessage ?? undefined,
+    details: { chargeId: charge.id },
+  });
+}
 
 type CardColumn =
   | 'cardMasked'

@@ -52,11 +52,8 @@ export function parseLimits(text: string): Limits {
 
 /** A 429 that says when to come back (the HTTP layer sends it as Retry-After). */
 export class RateLimited extends ApiError {
-  constructor(
-    readonly retryAfterSeconds: number,
-    message: string,
-  ) {
-    super('RateLimitingApplied', { message, retryable: true });
+  constructor(retryAfterSeconds: number, message: string) {
+    super('RateLimitingApplied', { message, retryable: true, retryAfterSeconds });
   }
 }
 

@@ -1,9 +1,11 @@
 import { ApiError, formatAmount, HOSTED_PAYMENT_TYPES, newId, notFound, toWireAmount } from '@gateway/core';
 import type { Account, PaymentLink, Prisma } from '@gateway/db';
+import type { ChargeView } from '../../schemas/charge';
 import type { NewPaymentLink, PaymentLinkView, PublicPaymentLinkView } from '../../schemas/payment-link';
 import { dateRange, paging } from '../../schemas/search';
 import type { ChargeService } from '../charges';
 import type { Dependencies } from '../deps';
+import { createKeyed, type HeldKey, type KeyAnswer } from '../idempotency';
 import { requireAmount, requireCurrency } from '../money';
 
 export interface PaymentLinkSearch {
@@ -26,7 +28,7 @@ const soldOut = (link: PaymentLink) => link.limitPayments !== null && link.count
  * conditional UPDATE (countPayments < limitPayments) before the card is charged and gives it back
  * if the charge fails, so concurrent payers can never exceed the limit.
  */
-export function createPaymentLinkService({ db, config }: Dependencies, charges: Pick<ChargeService, 'createTokenCharge'>) {
+export function createPaymentLinkService({ db, config }: Dependencies, charges: Pick<ChargeService, 'createTokenCharge' | 'keyAnswers'>) {
   function view(link: LinkWithAccount): PaymentLinkView {
     const currency = requireCurrency(link.currency);
     return {
@@ -51,6 +53,16 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
     };
   }
 
+  /** What paying a link answers: its charge's outcome, and what the hosted page shows next. */
+  const paymentOf = (link: PaymentLink, { chargeId, status, amount }: Pick<ChargeView, 'chargeId' | 'status' | 'amount'>) => ({
+    chargeId,
+    status,
+    amount,
+    currency: link.currency,
+    confirmationMessage: link.confirmationMessage,
+    redirectUrl: link.redirectUrl,
+  });
+
   async function find(account: Account, paymentLinkId: string): Promise<LinkWithAccount> {
     const link = await db.paymentLink.findFirst({ where: { id: paymentLinkId, accountId: account.id } });
     if (!link) throw linkNotFound();
@@ -58,26 +70,28 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
   }
 
   return {
-    async create(account: Account, input: NewPaymentLink): Promise<PaymentLinkView> {
+    async create(account: Account, input: NewPaymentLink, heldKey?: HeldKey): Promise<PaymentLinkView> {
       const currency = requireCurrency(input.currency ?? account.defaultCurrency);
-      const link = await db.paymentLink.create({
-        data: {
-          id: newId(),
-          accountId: account.id,
-          title: input.title,
-          amount: requireAmount(input.amount, currency),
-          currency: currency.code,
-          allowedPaymentTypes: [...new Set(input.allowedPaymentTypes ?? ['card'])],
-          description: input.description ?? null,
-          image: input.image ?? null,
-          confirmationMessage: input.confirmationMessage ?? null,
-          redirectUrl: input.redirectUrl ?? null,
-          callToAction: input.callToAction ?? 'Pay',
-          limitPayments: input.limitPayments ?? null,
-          invoiceId: input.invoiceId ?? null,
-          metadata: input.metadata,
-        },
-      });
+      const link = await createKeyed(db, heldKey, 'payment-link', (tx) =>
+        tx.paymentLink.create({
+          data: {
+            id: newId(),
+            accountId: account.id,
+            title: input.title,
+            amount: requireAmount(input.amount, currency),
+            currency: currency.code,
+            allowedPaymentTypes: [...new Set(input.allowedPaymentTypes ?? ['card'])],
+            description: input.description ?? null,
+            image: input.image ?? null,
+            confirmationMessage: input.confirmationMessage ?? null,
+            redirectUrl: input.redirectUrl ?? null,
+            callToAction: input.callToAction ?? 'Pay',
+            limitPayments: input.limitPayments ?? null,
+            invoiceId: input.invoiceId ?? null,
+            metadata: input.metadata,
+          },
+        }),
+      );
       return view({ ...link, account });
     },
 
@@ -123,7 +137,7 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
     },
 
     /** Charges a card token (made with the account's public key) for the link's amount. */
-    async pay(account: Account, paymentLinkId: string, token: string) {
+    async pay(account: Account, paymentLinkId: string, token: string, heldKey?: HeldKey) {
       const link = await find(account, paymentLinkId);
       if (!HOSTED_PAYMENT_TYPES.some((type) => link.allowedPaymentTypes.includes(type))) {
         throw new ApiError('InvalidPaymentType', { message: 'This payment link does not take cards' });
@@ -137,21 +151,21 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
         const charge = await charges.createTokenCharge(
           account,
           { token, amount: formatAmount(link.amount ?? 0n, currency), currency: link.currency, invoiceNumber: link.invoiceId ?? undefined },
-          { paymentLinkId: link.id },
+          { paymentLinkId: link.id, heldKey, keyedAs: 'payment-link-payment' },
         );
-        const { chargeId, status, amount } = charge;
-        return {
-          chargeId,
-          status,
-          amount,
-          currency: link.currency,
-          confirmationMessage: link.confirmationMessage,
-          redirectUrl: link.redirectUrl,
-        };
+        return paymentOf(link, charge);
       } catch (error) {
         await db.$executeRaw`UPDATE "PaymentLink" SET "countPayments" = "countPayments" - 1 WHERE "id" = ${link.id}`;
         throw error;
       }
+    },
+
+    /** How an Idempotency-Key bound to a payment of a link is answered: as its charge is, in the payment's words. */
+    async paymentAnswer(account: Account, chargeId: string, abandoned: boolean): Promise<KeyAnswer> {
+      const answer = await charges.keyAnswers.charge(account, chargeId, abandoned);
+      if (answer === 'pending' || 'error' in answer) return answer;
+      const { paymentLink } = await db.charge.findUniqueOrThrow({ where: { id: chargeId }, select: { paymentLink: true } });
+      return { data: paymentOf(paymentLink!, answer.data) };
     },
   };
 }

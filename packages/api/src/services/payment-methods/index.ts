@@ -4,6 +4,7 @@ import type { NewPaymentMethod, PaymentMethodView } from '../../schemas/payment-
 import { dateRange, paging, textSearch } from '../../schemas/search';
 import { cardColumnsFromSummary } from '../charges/attempts';
 import type { Dependencies } from '../deps';
+import { bindKey, type HeldKey } from '../idempotency';
 import { connectorFor, providerError } from '../providers/connectors';
 import { openWebhook, type WebhookService } from '../webhooks';
 import { createSaving, storedCardRef, type SavingDeps } from './saving';
@@ -68,10 +69,11 @@ export function createPaymentMethodService(
     forgetAtProvider,
     recordEvent,
 
-    async create(account: Account, source: NewPaymentMethod): Promise<PaymentMethodView> {
-      const row = await saving.prepare(account, source);
+    async create(account: Account, source: NewPaymentMethod, heldKey?: HeldKey): Promise<PaymentMethodView> {
+      const row = await saving.prepare(account, source, { id: heldKey?.resourceId });
       return db.$transaction(async (tx) => {
         await tx.paymentMethod.create({ data: row });
+        await bindKey(tx, heldKey, { type: 'payment-method', id: row.id });
         return recordEvent(tx, row.id, 'paymentmethod.created');
       });
     },

@@ -254,18 +254,19 @@ export function createSaving({ db, clock, logger, config }: Dependencies, { vaul
     /**
      * Does the provider work of a new payment method and answers its row, not yet written (the
      * caller writes it, with its customer when it has one). A payment token it is made from is used
-     * up by `usedBy` ("payment_method:<id>" unless a customer is being created with it).
+     * up by `usedBy` ("payment_method:<id>" unless a customer is being created with it). Its id is
+     * `id` when given (an Idempotency-Key's: a repeat after a crash calls the provider with the same keys).
      */
     async prepare(
       account: Account,
       source: NewPaymentMethod,
-      owner: { customerId?: string; usedBy?: string } = {},
+      owner: { customerId?: string; usedBy?: string; id?: string } = {},
     ): Promise<PaymentMethodRow> {
       if (source.fallbackPaymentMethodId) {
         const vaultedOwner = source.kind === 'vault' ? (await activeMethod(account, source.paymentMethodId)).customerId : null;
         await requireFallback(account, source.fallbackPaymentMethodId, owner.customerId ?? vaultedOwner);
       }
-      const id = newId();
+      const id = owner.id ?? newId();
       const columns = await columnsFor(account, id, owner.usedBy ?? `payment_method:${id}`, source);
       return {
         ...columns,

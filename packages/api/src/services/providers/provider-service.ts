@@ -4,6 +4,7 @@ import type { ProviderType } from '@gateway/providers';
 import { MASKED_PARAMETER, type NewProviderInput, type ProviderChanges, type ProviderView } from '../../schemas/provider';
 import { paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
+import { createKeyed, type HeldKey } from '../idempotency';
 import { requireCurrency } from '../money';
 import { providerCredentialsAad, sealedColumns } from '../sealed-data';
 import { storedParameters } from './credentials';
@@ -176,27 +177,29 @@ export function createProviderService({ db, clock, config }: Dependencies) {
     throw new ApiError('RetryLater', { http: 409, message: 'The provider changed while this change was made; send it again' });
   }
 
-  async function create(account: Pick<Account, 'id'>, input: NewProvider): Promise<ProviderWithFees> {
+  async function create(account: Pick<Account, 'id'>, input: NewProvider, heldKey?: HeldKey): Promise<ProviderWithFees> {
     const id = newUuid();
     const type = typeOfProvider(input);
     const currency = ownCurrency(type, input.currency);
-    const created = await db.provider.create({
-      data: {
-        id,
-        accountId: account.id,
-        type: input.type,
-        name: input.name,
-        currency: currency.code,
-        country: input.country?.toUpperCase() ?? null,
-        environment: input.environment ?? 'SANDBOX',
-        ...settingColumns(input),
-        ...credentialColumns(id, input.credentials ?? {}),
-        additionalParameters: input.additionalParameters ?? {},
-        threeDsProviderId: input.threeDsProviderId ?? null,
-        fees: { create: feeRows(input.fees ?? [], currency, type) },
-      },
-      include: { fees: true },
-    });
+    const created = await createKeyed(db, heldKey, 'provider', (tx) =>
+      tx.provider.create({
+        data: {
+          id,
+          accountId: account.id,
+          type: input.type,
+          name: input.name,
+          currency: currency.code,
+          country: input.country?.toUpperCase() ?? null,
+          environment: input.environment ?? 'SANDBOX',
+          ...settingColumns(input),
+          ...credentialColumns(id, input.credentials ?? {}),
+          additionalParameters: input.additionalParameters ?? {},
+          threeDsProviderId: input.threeDsProviderId ?? null,
+          fees: { create: feeRows(input.fees ?? [], currency, type) },
+        },
+        include: { fees: true },
+      }),
+    );
     forgetProviders(db);
     return created;
   }
@@ -205,22 +208,26 @@ export function createProviderService({ db, clock, config }: Dependencies) {
     create,
 
     /** POST /provider: the connector is configured by its authenticationParameters, checked against its type. */
-    async add(account: Account, input: NewProviderInput): Promise<ProviderView> {
+    async add(account: Account, input: NewProviderInput, heldKey?: HeldKey): Promise<ProviderView> {
       const type = supportedType(input.type);
       const environment = input.environment ?? 'SANDBOX';
       const { credentials, settings } = checkedParameters(type, input.authenticationParameters ?? {}, environment);
-      const provider = await create(account, {
-        type: type.type,
-        name: input.name,
-        environment,
-        currency: input.currency ?? account.defaultCurrency,
-        country: input.providerCountry,
-        fees: input.costData,
-        ...settings,
-        credentials,
-        additionalParameters: input.additionalParameters,
-        threeDsProviderId: input.threeDsProviderId,
-      });
+      const provider = await create(
+        account,
+        {
+          type: type.type,
+          name: input.name,
+          environment,
+          currency: input.currency ?? account.defaultCurrency,
+          country: input.providerCountry,
+          fees: input.costData,
+          ...settings,
+          credentials,
+          additionalParameters: input.additionalParameters,
+          threeDsProviderId: input.threeDsProviderId,
+        },
+        heldKey,
+      );
       return toProviderView(provider);
     },
 

@@ -13,6 +13,7 @@ import { Prisma, type Account, type Subscription } from '@gateway/db';
 import type { NewSubscription, SubscriptionChanges, SubscriptionView } from '../../schemas/subscription';
 import { amountRange, dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
+import { bindKey, type HeldKey } from '../idempotency';
 import { requireAmount, requireCurrency } from '../money';
 import type { PaymentMethodService } from '../payment-methods';
 import { chargeMoney, chargeRefusal, typeOfProvider } from '../providers/currencies';
@@ -95,7 +96,7 @@ export function createSubscriptionService(
   return {
     jobHandlers: billing.jobHandlers,
 
-    async create(account: Account, input: NewSubscription): Promise<SubscriptionView> {
+    async create(account: Account, input: NewSubscription, heldKey?: HeldKey): Promise<SubscriptionView> {
       const { method, provider } = await chargeableMethod(account, input.paymentMethodId);
       const { currency, amount } = chargeMoney(provider, input);
       const now = clock.now();
@@ -109,7 +110,7 @@ export function createSubscriptionService(
           details: { 'endAfter.date': 'Before the first payment' },
         });
       }
-      const id = newId();
+      const id = heldKey?.resourceId ?? newId();
       const subscription = await db.$transaction(async (tx) => {
         const row = await tx.subscription.create({
           data: {
@@ -129,6 +130,7 @@ export function createSubscriptionService(
           },
         });
         await billing.schedule(tx, row);
+        await bindKey(tx, heldKey, { type: 'subscription', id });
         return row;
       });
       return toSubscriptionView(subscription);

@@ -2,6 +2,9 @@ import { ApiError } from '@gateway/core';
 import type { Account, PaymentToken, Prisma } from '@gateway/db';
 import type { Dependencies } from '../deps';
 
+/** The refusal of a token that is unknown (or another account's), expired or used. */
+export const tokenRefused = () => new ApiError('InvalidOrExpiredToken', { message: 'The token is unknown, expired or already used' });
+
 /**
  * Uses up a payment token: one conditional update from ACTIVE to USED, so that of two requests
  * racing for one token exactly one gets it. A used, expired or unknown token (or another
@@ -16,7 +19,7 @@ export function createTokenConsumer({ db, clock }: Dependencies) {
         where: { id: tokenId, accountId: account.id, status: 'ACTIVE', expiresAt: { gt: now } },
         data: { status: 'USED', dateUsed: now, usedBy },
       });
-      if (count !== 1) throw new ApiError('InvalidOrExpiredToken', { message: 'The token is unknown, expired or already used' });
+      if (count !== 1) throw tokenRefused();
       return client.paymentToken.findUniqueOrThrow({ where: { id: tokenId } });
     },
   };

@@ -6,6 +6,7 @@ import { keyedCard, summaryOf } from '../cards';
 import { cardColumnsFromSummary } from '../charges/attempts';
 import { cardView } from '../charges/view';
 import type { Dependencies } from '../deps';
+import { createKeyed, type HeldKey } from '../idempotency';
 import { requireAmount, requireCurrency } from '../money';
 import { providerSummary } from '../payment-methods/view';
 import { defaultCardProvider, leastCostRoutes, requireProvider } from '../providers/selection';
@@ -69,7 +70,13 @@ function statusFilter(status: TokenStatus | undefined, now: Date): Prisma.Paymen
  */
 export function createTokenService(deps: Dependencies, vault: Pick<VaultService, 'sealCard'>) {
   const { db, clock, config } = deps;
-  async function issue(account: Account, input: NewToken, provider: Provider) {
+  /** A token as its creation answers it: with its expiry. */
+  const issuedView = (token: PaymentToken & { provider: Provider }) => ({
+    ...toTokenView(token),
+    expiresAt: token.expiresAt.toISOString(),
+  });
+
+  async function issue(account: Account, input: NewToken, provider: Provider, heldKey: HeldKey | undefined) {
     const now = clock.now();
     const card = keyedCard(input.paymentInformation, now);
     const item = await vault.sealCard(
@@ -79,43 +86,49 @@ export function createTokenService(deps: Dependencies, vault: Pick<VaultService,
     );
     // A token keeps the masked card only; what the IIN tells is looked up again when it is answered.
     const { cardIssuer: _issuer, cardCountryCode: _code, cardCountry: _country, ...cardColumns } = cardColumnsFromSummary(summaryOf(card));
-    const token = await db.paymentToken.create({
-      data: {
-        id: newTokenId(),
-        accountId: account.id,
-        providerId: provider.id,
-        vaultItemId: item.vaultId,
-        ...cardColumns,
-        ip: input.ip ?? null,
-        metadata: input.metadata,
-        dateAdded: now,
-        expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_SECONDS * 1000),
-      },
-      include: { provider: true },
-    });
-    return { ...toTokenView(token), expiresAt: token.expiresAt.toISOString() };
+    const token = await createKeyed(db, heldKey, 'token', (tx) =>
+      tx.paymentToken.create({
+        data: {
+          id: newTokenId(),
+          accountId: account.id,
+          providerId: provider.id,
+          vaultItemId: item.vaultId,
+          ...cardColumns,
+          ip: input.ip ?? null,
+          metadata: input.metadata,
+          dateAdded: now,
+          expiresAt: new Date(now.getTime() + TOKEN_LIFETIME_SECONDS * 1000),
+        },
+        include: { provider: true },
+      }),
+    );
+    return issuedView(token);
   }
 
   return {
     ...createTokenConsumer(deps),
 
     /** POST /token/card: for the provider named, else the account's oldest card provider. */
-    async createWithCard(account: Account, input: NewToken, providerId: string | undefined) {
-      return issue(
-        account,
-        input,
-        providerId ? await requireProvider(db, account.id, providerId) : await defaultCardProvider(db, account.id),
-      );
+    async createWithCard(account: Account, input: NewToken, providerId: string | undefined, heldKey?: HeldKey) {
+      const provider = providerId ? await requireProvider(db, account.id, providerId) : await defaultCardProvider(db, account.id);
+      return issue(account, input, provider, heldKey);
     },
 
     /** POST /token/card/least_cost: for the provider a least-cost charge of this amount would try first. */
-    async createLeastCost(account: Account, input: NewToken & { amount: string | number; currency?: string }) {
+    async createLeastCost(account: Account, input: NewToken & { amount: string | number; currency?: string }, heldKey?: HeldKey) {
       const currency = requireCurrency(input.currency ?? account.defaultCurrency);
       const amount = requireAmount(input.amount, currency);
       const card = keyedCard(input.paymentInformation, clock.now());
       const [cheapest] = await leastCostRoutes(db, account.id, currency, amount, lookupIin(card.number), config.exchangeRates);
       if (!cheapest) throw new ApiError('NoCardProvidersConfigured');
-      return issue(account, input, cheapest.provider);
+      return issue(account, input, cheapest.provider, heldKey);
+    },
+
+    /** The token as its creation answered it (an Idempotency-Key's answer, services/idempotency.ts). */
+    async issued(account: Account, tokenId: string) {
+      return issuedView(
+        await db.paymentToken.findFirstOrThrow({ where: { id: tokenId, accountId: account.id }, include: { provider: true } }),
+      );
     },
 
     async get(account: Account, tokenId: string): Promise<TokenView> {

@@ -2,6 +2,7 @@ import { ApiError, maskCardNumber, newId, notFound, seal, type ErrorName } from 
 import type { Account, Prisma } from '@gateway/db';
 import type { VaultView } from '../../schemas/vault';
 import type { Dependencies } from '../deps';
+import { bindKey, type HeldKey } from '../idempotency';
 import { sealedColumns, vaultAad } from '../sealed-data';
 import { ccvJobKey, ERASED_CARD, expireJobKey, VAULT_QUEUES } from './erasure';
 
@@ -74,7 +75,13 @@ export function createVaultItems({ db, clock, jobs, config }: Dependencies) {
    * Seals the card and stores it with, in the same transaction, the jobs that will erase the CCV
    * after the retention delay and the card at its expiry: they run even if this process dies.
    */
-  async function store(account: Pick<Account, 'id'>, card: VaultCard, expiry: VaultExpiry, errors: ExpiryErrors): Promise<VaultView> {
+  async function store(
+    account: Pick<Account, 'id'>,
+    card: VaultCard,
+    expiry: VaultExpiry,
+    errors: ExpiryErrors,
+    heldKey?: HeldKey,
+  ): Promise<VaultView> {
     const id = newId();
     const now = clock.now();
     const expireDate = expiryDate(expiry, now, errors);
@@ -102,6 +109,7 @@ export function createVaultItems({ db, clock, jobs, config }: Dependencies) {
         await jobs.enqueue(VAULT_QUEUES.eraseCcv, { vaultItemId: id }, { runAt, dedupeKey: ccvJobKey(id), tx });
       }
       if (expireDate) await jobs.enqueue(VAULT_QUEUES.expire, { vaultItemId: id }, { runAt: expireDate, dedupeKey: expireJobKey(id), tx });
+      await bindKey(tx, heldKey, { type: 'vault-item', id });
       return created;
     });
     return toVaultView(item);
@@ -109,8 +117,13 @@ export function createVaultItems({ db, clock, jobs, config }: Dependencies) {
 
   return {
     /** POST /vault: expiry errors 82 (both given) and 83 (invalid or past). */
-    create(account: Account, input: VaultCard & VaultExpiry): Promise<VaultView> {
-      return store(account, input, input, EXPIRY_ERRORS.vault);
+    create(account: Account, input: VaultCard & VaultExpiry, heldKey?: HeldKey): Promise<VaultView> {
+      return store(account, input, input, EXPIRY_ERRORS.vault, heldKey);
+    },
+
+    /** The item as POST /vault answered it (an Idempotency-Key's answer, services/idempotency.ts), expired or removed since or not. */
+    async created(account: Account, vaultId: string): Promise<VaultView> {
+      return toVaultView(await db.vaultItem.findFirstOrThrow({ where: { id: vaultId, accountId: account.id }, select: viewFields }));
     },
 
     /**

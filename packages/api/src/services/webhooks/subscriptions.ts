@@ -3,6 +3,7 @@ import type { Account, Prisma, WebhookSubscription } from '@gateway/db';
 import type { WebhookSubscriptionView, WebhookType } from '../../schemas/webhook';
 import { dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
+import { bindKey, type HeldKey } from '../idempotency';
 import { sealAuthorization } from './authorization';
 import { FAILING_AFTER, SUBSCRIPTION_REMOVED } from './delivery';
 import { refusedTarget } from './outbound';
@@ -83,7 +84,7 @@ export function createWebhookSubscriptions({ db, clock, config }: Dependencies) 
       return subscriptions;
     },
 
-    async create(account: Account, input: NewWebhookSubscription): Promise<WebhookSubscriptionView> {
+    async create(account: Account, input: NewWebhookSubscription, heldKey?: HeldKey): Promise<WebhookSubscriptionView> {
       const refused = config.allowPrivateWebhooks ? undefined : await refusedTarget(input.url);
       if (refused) throw new ApiError('ValidationError', { message: 'Invalid webhook URL', details: { url: refused } });
       const id = newId();
@@ -97,7 +98,7 @@ export function createWebhookSubscriptions({ db, clock, config }: Dependencies) 
             details: { url: `At most ${max} active webhook subscriptions per account` },
           });
         }
-        return tx.webhookSubscription.create({
+        const created = await tx.webhookSubscription.create({
           data: {
             id,
             accountId: account.id,
@@ -107,6 +108,8 @@ export function createWebhookSubscriptions({ db, clock, config }: Dependencies) 
             createdDate: clock.now(),
           },
         });
+        await bindKey(tx, heldKey, { type: 'webhook-subscription', id });
+        return created;
       });
       cache.delete(account.id);
       return toView(row);
