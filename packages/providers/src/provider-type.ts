@@ -101,7 +101,12 @@ export interface ProviderNotification {
   reference?: string;
   /** The provider's id of the modification (Adyen pspReference of a capture, cancel or refund). */
   providerReference?: string;
-  /** In ISO minor units. */
+  /**
+   * What the event was for, as the provider sent it: `amount` in ISO minor units of `currency`,
+   * converted as the connector converts amounts. Both absent when the event carries no amount;
+   * `currency` alone when the amount cannot be counted in ISO minor units (finer than the currency
+   * counts, or a currency ISO 4217 does not know), so that it equals no amount of the gateway's.
+   */
   amount?: bigint;
   currency?: string;
   /** Why it failed, from the connector's code table (never the provider's free text). */

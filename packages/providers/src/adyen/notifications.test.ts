@@ -43,7 +43,7 @@ describe('Adyen notifications', () => {
   it('read a successful capture', () => {
     expect(notificationsOf(read(notificationBody([item()])))).toEqual([
       {
-        id: 'CAPTURE:QFQTPCQ8HXSKGK82:true',
+        id: 'CAPTURE:QFQTPCQ8HXSKGK82:true:EUR:600',
         event: 'capture',
         success: true,
         providerChargeId: 'JVBXGSDM53RZNN82',
@@ -108,14 +108,33 @@ describe('Adyen notifications', () => {
     expect(notification).toMatchObject({ event, success: true });
   });
 
-  it('give amounts in ISO minor units', () => {
-    const [notification] = notificationsOf(read(notificationBody([item({ amount: { currency: 'IDR', value: 15 } })])));
-    expect(notification).toMatchObject({ amount: 1500n, currency: 'IDR' });
+  it.each([
+    ['IDR', 15, 1500n],
+    ['CLP', 12300, 123n],
+    ['JPY', 1500, 1500n],
+    ['KWD', 12345, 12345n],
+    ['EUR', 1250, 1250n],
+  ] as const)('give the amount Adyen sent in %s (%i) in ISO minor units, failures too', (currency, value, amount) => {
+    for (const eventCode of ['CAPTURE', 'REFUND', 'REFUND_FAILED']) {
+      const [notification] = notificationsOf(read(notificationBody([item({ eventCode, amount: { currency, value } })])));
+      expect(notification).toMatchObject({ amount, currency });
+    }
   });
 
-  it('read a replay identically, so the gateway takes it once by its id', () => {
+  it.each([
+    ['finer than ISO 4217 counts the currency', 'CLP', 12345],
+    ['in a currency ISO 4217 does not know', 'XYZ', 1000],
+  ])('give the currency alone for an amount %s', (_case, currency, value) => {
+    const [notification] = notificationsOf(read(notificationBody([item({ amount: { currency, value } })])));
+    expect(notification).toMatchObject({ currency });
+    expect(notification).not.toHaveProperty('amount');
+  });
+
+  it('read a replay identically, so the gateway takes it once by its id; another amount is another notification', () => {
     const body = notificationBody([item()]);
     expect(read(body)).toEqual(read(body));
+    const [other] = notificationsOf(read(notificationBody([item({ amount: { currency: 'EUR', value: 500 } })])));
+    expect(other?.id).toBe('CAPTURE:QFQTPCQ8HXSKGK82:true:EUR:500');
   });
 
   it('answer Adyen as it expects', () => {

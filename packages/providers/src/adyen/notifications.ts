@@ -66,16 +66,19 @@ function toNotification(item: Item): ProviderNotification {
   const { event, failed } = eventOf(item);
   const success = item.success === 'true' && !failed;
   const authorisation = item.eventCode === 'AUTHORISATION';
-  const amount = fromAdyenUnits(item.amount.currency, BigInt(item.amount.value));
+  const { currency, value } = item.amount;
+  const amount = fromAdyenUnits(currency, BigInt(value));
   return {
-    // Adyen may deliver a notification again: the same event on the same reference with the same outcome.
-    id: `${item.eventCode}:${item.pspReference}:${item.success}`,
+    // Adyen may deliver a notification again: the same event on the same reference with the same
+    // outcome and amount. One with another amount is another report (the gateway checks amounts).
+    id: `${item.eventCode}:${item.pspReference}:${item.success}:${currency}:${value}`,
     event,
     success,
     providerChargeId: authorisation ? item.pspReference : item.originalReference,
     reference: item.merchantReference,
     ...(!authorisation && { providerReference: item.pspReference }),
-    ...(amount !== undefined && { amount, currency: item.amount.currency }),
+    currency,
+    ...(amount !== undefined && { amount }),
     ...(!success && { failure: authorisation ? refusalByReason(item.reason) : modificationFailure(item.eventCode) }),
   };
 }

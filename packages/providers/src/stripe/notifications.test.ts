@@ -147,8 +147,29 @@ describe('events Stripe delivers', () => {
     });
     expect((await deliver(fake.event('charge.refund.updated', bad!.providerRefundId))).read).toMatchObject({
       ok: true,
-      notifications: [{ event: 'refund', success: false, reference: bad!.key, failure: { gatewayCode: 'REFUND_FAILED' } }],
+      notifications: [
+        { event: 'refund', success: false, reference: bad!.key, amount: 400n, currency: 'USD', failure: { gatewayCode: 'REFUND_FAILED' } },
+      ],
     });
+  });
+
+  it.each([
+    ['JPY', 1500n, 1500n],
+    ['KWD', 12340n, 12340n],
+    ['ISK', 123n, 123n],
+  ] as const)('gives a %s refund’s amount in ISO minor units, and no amount for charge.refunded', async (currency, iso, refunded) => {
+    const sale = valueOf(await connector.authorise(payment(card, { capture: true, amount: iso, currency })));
+    const refund = valueOf(await connector.refund({ ...modification(sale.providerChargeId, refunded), currency }));
+    expect((await deliver(fake.event('refund.updated', refund.providerRefundId))).read).toMatchObject({
+      ok: true,
+      notifications: [{ event: 'refund', success: true, amount: refunded, currency }],
+    });
+    const charge = fake.charges().find((c) => c.payment_intent === sale.providerChargeId)!;
+    const [total] = ((await deliver(fake.event('charge.refunded', charge.id as string))).read as { notifications: object[] }).notifications;
+    // Stripe's amount there is every refund of the charge together: no amount, so never compared.
+    expect(total).toMatchObject({ event: 'refund', success: true });
+    expect(total).not.toHaveProperty('amount');
+    expect(total).not.toHaveProperty('currency');
   });
 });
 

@@ -21,11 +21,13 @@ type Json = Record<string, unknown>;
 
 const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
 
+/** The object's amount `field` in ISO minor units, with its currency (ProviderNotification's `amount`). */
 function money(object: Json, field: string): { amount?: bigint; currency?: string } {
   const currency = text(object.currency)?.toUpperCase();
   const value = object[field];
-  const amount = currency && typeof value === 'number' ? fromStripeAmount(currency, value) : undefined;
-  return { ...(currency ? { currency } : {}), ...(amount !== undefined ? { amount } : {}) };
+  if (!currency || typeof value !== 'number') return {};
+  const amount = fromStripeAmount(currency, value);
+  return { currency, ...(amount !== undefined && { amount }) };
 }
 
 /** One Stripe event in the gateway's terms. */
