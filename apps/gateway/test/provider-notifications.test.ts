@@ -69,8 +69,17 @@ beforeAll(async () => {
   stripeId = String(viaStripe.body.providerId);
 });
 
-async function charge(providerId: string, capture: boolean, amount = 10, paymentInformation: Record<string, string> = ADYEN_CARD) {
-  const { status, body } = await a.api.post('/charge/card', { amount, currency: 'EUR', providerId, capture, paymentInformation });
+/** The receiver's path of the charges' own webhooks (`webhook` given with the charge). */
+const CHARGE_WEBHOOK_PATH = '/charge-webhook';
+
+async function charge(
+  providerId: string,
+  capture: boolean,
+  amount = 10,
+  paymentInformation: Record<string, string> = ADYEN_CARD,
+  extra: Record<string, unknown> = {},
+) {
+  const { status, body } = await a.api.post('/charge/card', { amount, currency: 'EUR', providerId, capture, paymentInformation, ...extra });
   expect(status, JSON.stringify(body)).toBe(201);
   return String(body.chargeId);
 }
@@ -88,11 +97,11 @@ async function settled(chargeId: string) {
   return modificationsOf(chargeId);
 }
 
-/** The Transaction events the account's subscription received about a charge, oldest first, after running due deliveries. */
-async function eventsAbout(chargeId: string) {
+/** The Transaction events the account's subscription (or `path`) received about a charge, oldest first, after running due deliveries. */
+async function eventsAbout(chargeId: string, path = signingKeyPath) {
   await bed.drain();
   return bed.receiver
-    .at(signingKeyPath)
+    .at(path)
     .filter((r) => r.data.chargeId === chargeId)
     .map((r) => r.data.status);
 }
@@ -121,8 +130,11 @@ async function withheld<T>(act: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Adyen's notification about the charge's latest modification of `kind` in `status`, signed by the fake and delivered. */
-async function tell(chargeId: string, kind: string, eventCode: string, success: boolean, status = 'PENDING') {
+/**
+ * Adyen's notification about the charge's latest modification of `kind` in `status`, signed by the
+ * fake and delivered; for the modification's amount (in EUR) unless `amount` says otherwise.
+ */
+async function tell(chargeId: string, kind: string, eventCode: string, success: boolean, status = 'PENDING', amount?: AdyenAmount) {
   const row = await db().charge.findUniqueOrThrow({ where: { id: chargeId } });
   const modification = (await modificationsOf(chargeId)).findLast((m) => m.kind === kind && m.status === status);
   const draft = {
@@ -131,10 +143,12 @@ async function tell(chargeId: string, kind: string, eventCode: string, success: 
     pspReference: modification!.providerReference!,
     originalReference: row.providerChargeId!,
     merchantReference: `${chargeId}-${kind}`,
-    amount: { currency: 'EUR', value: Number(modification!.amount) },
+    amount: amount ?? { currency: 'EUR', value: Number(modification!.amount) },
   };
   return adyen.sendNotifications(notificationUrl(adyenId), [draft]);
 }
+
+type AdyenAmount = { currency: string; value: number };
 
 const STAFF_PASSWORD = 'notification staff password';
 let staffCookie = '';
@@ -160,9 +174,12 @@ async function asStaff<T>(procedure: string, input: unknown, method: 'GET' | 'PO
   return ((await response.json()) as { result: { data: T } }).result.data;
 }
 
-/** What the dashboard lists for staff: modifications failed by a provider or overdue, and how many wait. */
+/** What the dashboard lists for staff: modifications failed by a provider, notified with other figures or overdue, and how many wait. */
 const staffList = (input: { providerId?: string } = {}) =>
   asStaff<{ pending: unknown[]; modifications: Array<Record<string, unknown>> }>('dashboard.providerNotifications', input);
+
+/** The staff list's line about a modification, if it has one. */
+const listedLine = async (modificationId: string) => (await staffList()).modifications.find((m) => m.modificationId === modificationId);
 
 async function post(providerId: string, body: string, headers: Record<string, string> = {}) {
   const response = await fetch(notificationUrl(providerId), {
@@ -199,7 +216,16 @@ describe('an adyen provider: modifications answered "received"', () => {
     expect(await eventsAbout(chargeId)).toEqual(['AUTHORISE', 'SUCCESS', 'AUTHORISE']);
     const listed = await staffList({ providerId: adyenId });
     expect(listed.modifications).toContainEqual(
-      expect.objectContaining({ chargeId, kind: 'capture', status: 'FAILED', amount: 10, currency: 'EUR', providerName: 'Adyen' }),
+      expect.objectContaining({
+        chargeId,
+        kind: 'capture',
+        status: 'FAILED',
+        amount: 10,
+        currency: 'EUR',
+        providerName: 'Adyen',
+        notified: null,
+        reversedAfterConfirmation: false,
+      }),
     );
   });
 
@@ -267,18 +293,45 @@ describe('an adyen provider: modifications answered "received"', () => {
     expect(notification.modificationId).toBe(modification!.id);
   });
 
-  it('gives a refund back when Adyen reports it failed after confirming it', async () => {
-    const chargeId = await charge(adyenId, true);
-    await settled(chargeId);
-    expect((await a.api.delete(`/charge/${chargeId}?amount=2.5`)).body).toMatchObject({ status: 'PARTIAL_REFUND', refundedAmount: 2.5 });
-    await settled(chargeId);
-    expect(await tell(chargeId, 'refund', 'REFUND_FAILED', true, 'CONFIRMED')).toEqual({ status: 200, body: '[accepted]' });
-    expect((await modificationsOf(chargeId)).map((m) => [m.kind, m.status])).toEqual([
-      ['capture', 'CONFIRMED'],
-      ['refund', 'FAILED'],
-    ]);
-    expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'SUCCESS', refundedAmount: 0, refunds: [] });
-  });
+  it.each([
+    {
+      kind: 'refund',
+      eventCode: 'REFUND_FAILED',
+      sale: true,
+      act: (chargeId: string) => a.api.delete(`/charge/${chargeId}?amount=2.5`),
+      confirmed: { status: 'PARTIAL_REFUND', refundedAmount: 2.5 },
+      reversed: { status: 'SUCCESS', refundedAmount: 0, refunds: [] },
+      events: ['SUCCESS', 'PARTIAL_REFUND', 'SUCCESS'],
+    },
+    {
+      kind: 'capture',
+      eventCode: 'CAPTURE_FAILED',
+      sale: false,
+      act: (chargeId: string) => a.api.post(`/charge/${chargeId}/capture`, {}),
+      confirmed: { status: 'SUCCESS', amount: 10 },
+      reversed: { status: 'AUTHORISE', amount: 10 },
+      events: ['AUTHORISE', 'SUCCESS', 'AUTHORISE'],
+    },
+  ])(
+    'puts the charge back when Adyen sends $eventCode after confirming the $kind, fires its webhooks, lists it as a reversal',
+    async ({ kind, eventCode, sale, act, confirmed, reversed, events }) => {
+      const chargeId = await charge(adyenId, sale, 10, ADYEN_CARD, { webhook: { url: bed.receiver.url(CHARGE_WEBHOOK_PATH) } });
+      await settled(chargeId);
+      expect((await act(chargeId)).body).toMatchObject(confirmed);
+      const modification = (await settled(chargeId)).findLast((m) => m.kind === kind)!;
+      expect(modification.status).toBe('CONFIRMED');
+      expect(await tell(chargeId, kind, eventCode, true, 'CONFIRMED')).toEqual({ status: 200, body: '[accepted]' });
+      expect(await db().providerModification.findUniqueOrThrow({ where: { id: modification.id } })).toMatchObject({
+        status: 'FAILED',
+        dateConfirmed: modification.dateConfirmed,
+      });
+      expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject(reversed);
+      // The change reaches the account's subscription and the charge's own webhook, like any other.
+      expect(await eventsAbout(chargeId)).toEqual(events);
+      expect(await eventsAbout(chargeId, CHARGE_WEBHOOK_PATH)).toEqual(events);
+      expect(await listedLine(modification.id)).toMatchObject({ chargeId, kind, status: 'FAILED', reversedAfterConfirmation: true });
+    },
+  );
 
   it('lists a modification still waiting past the timeout for staff', async () => {
     const chargeId = await charge(adyenId, false);
@@ -291,6 +344,67 @@ describe('an adyen provider: modifications answered "received"', () => {
     await tell(chargeId, 'capture', 'CAPTURE', true);
     expect((await staffList()).pending).toEqual([]);
   });
+});
+
+describe('a notification for another amount or currency than the modification it names', () => {
+  const accepted = { status: 200, body: '[accepted]' };
+
+  /** A charge of 15.00 EUR with a `kind` waiting for its notification: the capture of it all, or a refund of 5.00 after the sale. */
+  async function waiting(kind: 'capture' | 'refund') {
+    const chargeId = await charge(adyenId, kind === 'refund', 15);
+    await settled(chargeId);
+    await withheld(() =>
+      kind === 'capture' ? a.api.post(`/charge/${chargeId}/capture`, {}) : a.api.delete(`/charge/${chargeId}?amount=5`),
+    );
+    return chargeId;
+  }
+
+  it.each([
+    { kind: 'capture', eventCode: 'CAPTURE', other: 'amount', notified: { currency: 'EUR', value: 1200 } },
+    { kind: 'capture', eventCode: 'CAPTURE', other: 'currency', notified: { currency: 'USD', value: 1500 } },
+    { kind: 'refund', eventCode: 'REFUND', other: 'amount', notified: { currency: 'EUR', value: 400 } },
+    { kind: 'refund', eventCode: 'REFUND', other: 'currency', notified: { currency: 'GBP', value: 500 } },
+  ] as const)(
+    'leaves the $kind pending when $eventCode has another $other, kept and listed with both figures; the right one confirms it',
+    async ({ kind, eventCode, notified }) => {
+      const chargeId = await waiting(kind);
+      const pending = (await modificationsOf(chargeId)).find((m) => m.kind === kind && m.status === 'PENDING')!;
+      const before = await db().charge.findUniqueOrThrow({ where: { id: chargeId } });
+      expect(await tell(chargeId, kind, eventCode, true, 'PENDING', notified)).toEqual(accepted);
+
+      // Kept with what Adyen said, tied to the modification it named, which stays pending; the charge is as it was.
+      const kept = await db().providerNotification.findFirstOrThrow({
+        where: { providerId: adyenId, providerReference: pending.providerReference },
+      });
+      expect(kept).toMatchObject({ event: kind, success: true, amount: BigInt(notified.value), currency: notified.currency });
+      expect(kept).toMatchObject({ mismatch: true, modificationId: pending.id });
+      expect(await db().providerModification.findUniqueOrThrow({ where: { id: pending.id } })).toMatchObject({
+        status: 'PENDING',
+        notifiedAmount: BigInt(notified.value),
+        notifiedCurrency: notified.currency,
+        dateSettled: null,
+      });
+      expect(await db().charge.findUniqueOrThrow({ where: { id: chargeId } })).toEqual(before);
+      expect(await listedLine(pending.id)).toMatchObject({
+        chargeId,
+        kind,
+        status: 'PENDING',
+        amount: Number(pending.amount) / 100,
+        currency: 'EUR',
+        notified: { amount: notified.value / 100, currency: notified.currency },
+        reversedAfterConfirmation: false,
+      });
+      expect(
+        bed.t.logs.filter((line) => line.includes('does not match its pending modification') && line.includes(pending.id)),
+      ).toHaveLength(1);
+
+      // The notification Adyen should have sent confirms it, and staff no longer need to look.
+      expect(await tell(chargeId, kind, eventCode, true)).toEqual(accepted);
+      expect(await db().providerModification.findUniqueOrThrow({ where: { id: pending.id } })).toMatchObject({ status: 'CONFIRMED' });
+      expect(await listedLine(pending.id)).toBeUndefined();
+      expect((await db().charge.findUniqueOrThrow({ where: { id: chargeId } })).status).toBe(before.status);
+    },
+  );
 });
 
 describe('notifications that change nothing', () => {
@@ -411,8 +525,49 @@ describe('a stripe provider', () => {
       status: 200,
       body: '{"received":true}',
     });
-    expect(await modificationsOf(chargeId)).toEqual([expect.objectContaining({ kind: 'refund', status: 'FAILED', amount: 800n })]);
+    const [reversal] = await modificationsOf(chargeId);
+    expect(reversal).toMatchObject({ kind: 'refund', status: 'FAILED', amount: 800n, dateConfirmed: expect.any(Date) });
     expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'SUCCESS', refundedAmount: 0, refunds: [] });
+    expect(await eventsAbout(chargeId)).toEqual(['SUCCESS', 'PARTIAL_REFUND', 'SUCCESS']);
+    expect(await listedLine(reversal!.id)).toMatchObject({ chargeId, status: 'FAILED', reversedAfterConfirmation: true });
+  });
+
+  it('leaves a pending refund pending when its event has another amount; an event with no amount is not a mismatch', async () => {
+    const chargeId = await charge(stripeId, true, 20, STRIPE_CARD);
+    stripe.setRefundStatus('pending');
+    try {
+      await a.api.delete(`/charge/${chargeId}?amount=5`);
+    } finally {
+      stripe.setRefundStatus('succeeded');
+    }
+    const [pending] = await modificationsOf(chargeId);
+    stripe.settleRefund(pending!.providerReference!, 'succeeded');
+    const timestamp = Math.floor(bed.clock.now().getTime() / 1000);
+    const send = (event: Record<string, unknown>) =>
+      stripe.sendEvent(notificationUrl(stripeId), event, STRIPE_WEBHOOK_SECRET, { timestamp });
+    const refundEvent = () =>
+      stripe.event('refund.updated', pending!.providerReference!) as { id: string; data: { object: Record<string, unknown> } };
+
+    const other = refundEvent();
+    other.data.object.amount = 400;
+    expect((await send(other)).status).toBe(200);
+    expect(await db().providerModification.findUniqueOrThrow({ where: { id: pending!.id } })).toMatchObject({
+      status: 'PENDING',
+      notifiedAmount: 400n,
+      notifiedCurrency: 'EUR',
+    });
+    expect(await listedLine(pending!.id)).toMatchObject({ amount: 5, currency: 'EUR', notified: { amount: 4, currency: 'EUR' } });
+    expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'PARTIAL_REFUND', refundedAmount: 5 });
+
+    const none = refundEvent();
+    delete none.data.object.amount;
+    expect((await send(none)).status).toBe(200);
+    expect(await db().providerModification.findUniqueOrThrow({ where: { id: pending!.id } })).toMatchObject({ status: 'CONFIRMED' });
+    expect(await db().providerNotification.findFirstOrThrow({ where: { notificationId: none.id } })).toMatchObject({
+      amount: null,
+      currency: null,
+      mismatch: false,
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 import { ApiError, isUuid, newId, toWireAmount } from '@gateway/core';
-import type { Account, Prisma, Provider, ProviderModification } from '@gateway/db';
+import type { Account, Prisma, Provider, ProviderModification, ProviderNotification as NotificationRow } from '@gateway/db';
 import { providerType, type ProviderNotification } from '@gateway/providers';
 import type { ChargeEvents } from '../charges/events';
 import type { Dependencies } from '../deps';
@@ -10,7 +10,9 @@ import { storedParameters } from '../providers/credentials';
  * Provider notifications (`POST /provider/{providerId}/notification`) and the modifications they
  * settle. A capture, void or refund the provider answers "received" (Adyen) shows on the charge at
  * once and is kept as a pending modification; its notification confirms it, or fails it and puts the
- * charge back as it was, with a Transaction event and the failure kept for staff. Every verified
+ * charge back as it was, with a Transaction event and the failure kept for staff (also when the
+ * provider fails it after confirming it). A confirmation for another amount or currency confirms
+ * nothing: it is kept, logged, and listed for staff with both figures. Every verified
  * notification is kept by the provider's id, so a repeat changes nothing; one that arrives before
  * the gateway kept its modification waits in the table and settles it when it is kept. Both sides
  * take one lock per modification reference, so neither can miss the other.
@@ -37,12 +39,8 @@ export interface NotificationAnswer {
 /** Default of GATEWAY_NOTIFICATION_TIMEOUT_MINUTES: past it, a pending modification is listed for staff. */
 export const DEFAULT_NOTIFICATION_TIMEOUT_MINUTES = 60;
 
-/** What a notification told about a modification. */
-interface Outcome {
-  success: boolean;
-  gatewayCode: string | null;
-  gatewayMessage: string | null;
-}
+/** What a notification told about a modification, as kept. */
+type Report = Pick<NotificationRow, 'notificationId' | 'success' | 'amount' | 'currency' | 'gatewayCode' | 'gatewayMessage'>;
 
 /** How long a notification's id is kept to recognise it delivered again. */
 const KEEP_NOTIFICATIONS_MS = 35 * 24 * 60 * 60_000;
@@ -60,10 +58,13 @@ export function createNotificationService({ db, clock, logger, config }: Depende
     tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`notification:${providerId}:${providerReference}`}))`;
 
   /** Confirms a pending modification, or fails it and puts its charge back as it was before it. */
-  async function settle(tx: Prisma.TransactionClient, modification: ProviderModification, outcome: Outcome) {
+  async function settle(tx: Prisma.TransactionClient, modification: ProviderModification, outcome: Report) {
     const now = clock.now();
     if (outcome.success) {
-      await tx.providerModification.update({ where: { id: modification.id }, data: { status: 'CONFIRMED', dateSettled: now } });
+      await tx.providerModification.update({
+        where: { id: modification.id },
+        data: { status: 'CONFIRMED', dateConfirmed: now, dateSettled: now },
+      });
       logger.info({ chargeId: modification.chargeId, kind: modification.kind }, 'provider confirmed a pending modification');
       return;
     }
@@ -94,8 +95,9 @@ export function createNotificationService({ db, clock, logger, config }: Depende
     const charge = await tx.charge.findUniqueOrThrow({ where: { id: chargeId }, select: { id: true, accountId: true, webhook: true } });
     if (reverted === 1) await events.statusChanged(tx, charge);
     // Staff see it in the pending-notification list; the log line is for alerting.
+    const afterConfirmation = modification.status === 'CONFIRMED';
     logger.warn(
-      { chargeId, kind: modification.kind, gatewayCode: outcome.gatewayCode, reverted: reverted === 1 },
+      { chargeId, kind: modification.kind, gatewayCode: outcome.gatewayCode, reverted: reverted === 1, afterConfirmation },
       reverted === 1
         ? 'provider failed a modification: the charge was put back'
         : 'provider failed a modification the charge has moved on from: staff must resolve it',
@@ -122,22 +124,77 @@ export function createNotificationService({ db, clock, logger, config }: Depende
       where: { providerRefundId: providerReference, status: 'SUCCEEDED', charge: { providerId } },
     });
     if (!refund) return null;
-    const { id: refundId, chargeId, amount } = refund;
+    const { id: refundId, chargeId, amount, dateAdded } = refund;
     return tx.providerModification.create({
-      data: { id: newId(), providerId, chargeId, kind: 'refund', refundId, amount, providerReference },
+      data: {
+        id: newId(),
+        providerId,
+        chargeId,
+        kind: 'refund',
+        refundId,
+        amount,
+        providerReference,
+        status: 'CONFIRMED',
+        dateConfirmed: dateAdded,
+      },
     });
+  }
+
+  /** Why a confirmation does not match its modification, if it does not: a void moves no amount, only its currency counts. */
+  async function mismatchOf(tx: Prisma.TransactionClient, modification: ProviderModification, report: Report) {
+    // No amount in the event (Stripe's charge.refunded): nothing to compare.
+    if (!report.success || report.currency === null) return undefined;
+    const { currency } = await tx.charge.findUniqueOrThrow({ where: { id: modification.chargeId }, select: { currency: true } });
+    if (report.currency !== currency) return 'currency';
+    return modification.kind !== 'void' && report.amount !== modification.amount ? 'amount' : undefined;
+  }
+
+  /**
+   * Settles a modification with a notification that names it, and ties the two; a confirmation for
+   * another amount or currency leaves it pending, its figures kept for staff. True once settled.
+   */
+  async function apply(tx: Prisma.TransactionClient, modification: ProviderModification, report: Report): Promise<boolean> {
+    const { id: modificationId, providerId, chargeId, kind } = modification;
+    const mismatch = await mismatchOf(tx, modification, report);
+    if (mismatch) {
+      await tx.providerModification.update({
+        where: { id: modificationId },
+        data: { notifiedAmount: report.amount, notifiedCurrency: report.currency },
+      });
+      // Ids only: the figures are for staff (the attention list), and the provider's text is never logged.
+      logger.warn(
+        { providerId, chargeId, modificationId, kind, mismatch },
+        'provider notification does not match its pending modification: left pending',
+      );
+    } else {
+      await settle(tx, modification, report);
+    }
+    await tx.providerNotification.update({
+      where: { providerId_notificationId: { providerId, notificationId: report.notificationId } },
+      data: { modificationId, mismatch: mismatch !== undefined },
+    });
+    return !mismatch;
   }
 
   /** Keeps one verified notification (unless it came before) and settles the modification it names. */
   async function take(provider: Provider, notification: ProviderNotification) {
     const { providerReference } = notification;
+    const report: Report = {
+      notificationId: notification.id,
+      success: notification.success,
+      amount: notification.amount ?? null,
+      currency: notification.currency ?? null,
+      gatewayCode: notification.failure?.gatewayCode ?? null,
+      gatewayMessage: notification.failure?.gatewayMessage ?? null,
+    };
     await db.$transaction(async (tx) => {
       if (providerReference) await lock(tx, provider.id, providerReference);
       const inserted = await tx.$executeRaw`
         INSERT INTO "ProviderNotification"
-          ("providerId", "notificationId", "event", "success", "providerChargeId", "providerReference", "gatewayCode", "gatewayMessage")
-        VALUES (${provider.id}, ${notification.id}, ${notification.event}, ${notification.success}, ${notification.providerChargeId ?? null},
-          ${providerReference ?? null}, ${notification.failure?.gatewayCode ?? null}, ${notification.failure?.gatewayMessage ?? null})
+          ("providerId", "notificationId", "event", "success", "providerChargeId", "providerReference", "gatewayCode", "gatewayMessage",
+           "amount", "currency")
+        VALUES (${provider.id}, ${report.notificationId}, ${notification.event}, ${report.success}, ${notification.providerChargeId ?? null},
+          ${providerReference ?? null}, ${report.gatewayCode}, ${report.gatewayMessage}, ${report.amount}, ${report.currency})
         ON CONFLICT DO NOTHING`;
       if (inserted === 0) {
         logger.info({ providerId: provider.id, notificationId: notification.id }, 'provider notification repeated: nothing changed');
@@ -145,16 +202,7 @@ export function createNotificationService({ db, clock, logger, config }: Depende
       }
       if (!providerReference || !SETTLED_EVENTS.has(notification.event)) return;
       const modification = await modificationFor(tx, provider.id, providerReference, notification);
-      if (!modification) return;
-      await settle(tx, modification, {
-        success: notification.success,
-        gatewayCode: notification.failure?.gatewayCode ?? null,
-        gatewayMessage: notification.failure?.gatewayMessage ?? null,
-      });
-      await tx.providerNotification.update({
-        where: { providerId_notificationId: { providerId: provider.id, notificationId: notification.id } },
-        data: { modificationId: modification.id },
-      });
+      if (modification) await apply(tx, modification, report);
     });
   }
 
@@ -183,7 +231,7 @@ export function createNotificationService({ db, clock, logger, config }: Depende
 
   /**
    * In the transaction that shows a modification on its charge: keeps it pending, and settles it at
-   * once with a notification that came first.
+   * once with the first notification that came before it and matches it.
    */
   async function keepPending(tx: Prisma.TransactionClient, pending: PendingModification) {
     const { providerId, providerReference } = pending;
@@ -192,28 +240,27 @@ export function createNotificationService({ db, clock, logger, config }: Depende
       data: { id: newId(), ...pending, refundId: pending.refundId ?? null, providerReference: providerReference ?? null },
     });
     if (!providerReference) return;
-    const early = await tx.providerNotification.findFirst({
+    const early = await tx.providerNotification.findMany({
       where: { providerId, providerReference, event: pending.kind, modificationId: null },
       orderBy: { dateReceived: 'asc' },
     });
-    if (!early) return;
-    await settle(tx, modification, early);
-    await tx.providerNotification.update({
-      where: { providerId_notificationId: { providerId, notificationId: early.notificationId } },
-      data: { modificationId: modification.id },
-    });
+    for (const report of early) if (await apply(tx, modification, report)) return;
   }
 
   /**
-   * What staff must look at for the account (or one provider): modifications a provider failed, and
-   * ones still waiting for their notification past GATEWAY_NOTIFICATION_TIMEOUT_MINUTES.
+   * What staff must look at for the account (or one provider): modifications a provider failed
+   * (before or after confirming them), ones a notification named with another amount or currency,
+   * and ones still waiting for their notification past GATEWAY_NOTIFICATION_TIMEOUT_MINUTES.
    */
   async function attention(account: Account, providerId?: string) {
     const overdue = new Date(clock.now().getTime() - timeoutMs);
     const ofAccount = { accountId: account.id, ...(providerId && { id: providerId }) };
     const [rows, pending] = await Promise.all([
       db.providerModification.findMany({
-        where: { provider: ofAccount, OR: [{ status: 'FAILED' }, { status: 'PENDING', dateAdded: { lt: overdue } }] },
+        where: {
+          provider: ofAccount,
+          OR: [{ status: 'FAILED' }, { status: 'PENDING', OR: [{ dateAdded: { lt: overdue } }, { notifiedCurrency: { not: null } }] }],
+        },
         include: { charge: { select: { currency: true, reference: true } }, provider: { select: { name: true } } },
         orderBy: { dateAdded: 'desc' },
         take: ATTENTION_LIMIT,
@@ -235,6 +282,8 @@ export function createNotificationService({ db, clock, logger, config }: Depende
         status: m.status as 'PENDING' | 'FAILED',
         gatewayCode: m.gatewayCode,
         gatewayMessage: m.gatewayMessage,
+        notified: m.notifiedCurrency === null ? null : notifiedFigures(m.notifiedAmount, m.notifiedCurrency),
+        reversedAfterConfirmation: m.status === 'FAILED' && m.dateConfirmed !== null,
         dateAdded: m.dateAdded.toISOString(),
         dateSettled: m.dateSettled?.toISOString() ?? null,
       })),
@@ -248,5 +297,11 @@ export function createNotificationService({ db, clock, logger, config }: Depende
 
   return { receive, keepPending, attention, sweep };
 }
+
+/** A provider's figures for the wire: the amount stays null when they could not be counted in ISO minor units. */
+const notifiedFigures = (amount: bigint | null, currency: string) => ({
+  amount: amount === null ? null : toWireAmount(amount, requireCurrency(currency)),
+  currency,
+});
 
 export type NotificationService = ReturnType<typeof createNotificationService>;
