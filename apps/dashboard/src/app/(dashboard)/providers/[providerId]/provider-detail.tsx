@@ -113,7 +113,8 @@ function PendingNotifications({ providerId }: { providerId: string }) {
       <h2 id="provider-notifications">Pending notifications</h2>
       <p>
         {waiting === 0 ? 'Nothing waits for a notification from this provider.' : `${waiting} waiting for the provider's notification.`}{' '}
-        {query.data && `Listed below: failed by the provider, or waiting more than ${query.data.timeoutMinutes} minutes.`}
+        {query.data &&
+          `Listed below: failed by the provider, notified for another amount or currency, or waiting more than ${query.data.timeoutMinutes} minutes.`}
       </p>
       <DataTable
         caption="Modifications to look at"
@@ -123,13 +124,27 @@ function PendingNotifications({ providerId }: { providerId: string }) {
           { header: 'Charge', cell: (m) => <Link href={`/charges/${m.chargeId}`}>{m.reference ?? m.chargeId}</Link> },
           { header: 'Operation', cell: (m) => m.kind },
           { header: 'Amount', numeric: true, cell: (m) => (m.kind === 'void' ? '—' : formatMoney(m.amount, m.currency)) },
-          {
-            header: 'State',
-            cell: (m) => (m.status === 'FAILED' ? `Failed: ${m.gatewayMessage ?? m.gatewayCode ?? 'no reason given'}` : 'Waiting'),
-          },
+          { header: 'State', cell: (m) => stateOf(m).map((line) => <div key={line}>{line}</div>) },
           { header: 'Since', cell: (m) => formatDate(m.dateAdded) },
         ]}
       />
     </section>
   );
+}
+
+type Modification = Outputs['dashboard']['providerNotifications']['modifications'][number];
+
+/** What became of a modification, a line each: failed (also after it was confirmed) or waiting, and what a provider notified instead. */
+function stateOf(m: Modification): string[] {
+  const lines = [m.status === 'FAILED' ? `Failed: ${m.gatewayMessage ?? m.gatewayCode ?? 'no reason given'}` : 'Waiting'];
+  if (m.reversedAfterConfirmation)
+    lines.push(`${m.kind[0]!.toUpperCase()}${m.kind.slice(1)} reversed by the provider after it was confirmed`);
+  if (m.notified) lines.push(`Provider notified ${figure(m.kind, m.notified)}, expected ${figure(m.kind, m)}`);
+  return lines;
+}
+
+/** An amount as the dashboard shows money; a void moves none (its currency alone), and a provider's amount may not fit its currency. */
+function figure(kind: Modification['kind'], { amount, currency }: { amount: number | null; currency: string }): string {
+  if (kind === 'void') return currency;
+  return amount === null ? `an amount in ${currency} finer than it counts` : formatMoney(amount, currency);
 }
