@@ -70,6 +70,70 @@ describe('Idempotency-Key', () => {
     expect(await countCharges('idem-race')).toBe(1);
   });
 
+  it('answers 409 with Retry-After while the request that holds the key runs, and never runs it twice', async () => {
+    const key = randomUUID();
+    const body = { amount: 10, providerId, reference: 'idem-held', paymentInformation: card() };
+    // The state a request of this process leaves while it runs: the key claimed, nothing bound yet.
+    const account = await t.gateway.database.prisma.account.findUniqueOrThrow({ where: { id: a.accountId } });
+    const claim = await t.gateway.services.idempotency.claim(account, key, { method: 'POST', path: '/charge/card' }, body);
+    expect(claim.kind).toBe('new');
+    const response = await fetch(`${t.url}/charge/card`, {
+      method: 'POST',
+      headers: { 'x-secretkey': a.secretKey, 'content-type': 'application/json', 'Idempotency-Key': key },
+      body: JSON.stringify(body),
+    });
+    expect(response.status).toBe(409);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.json()).toMatchObject({ code: 30, isRetryable: true });
+    expect(await countCharges('idem-held')).toBe(0);
+  });
+
+  it('takes over at once a key whose process died before the request wrote anything, with the id chosen at the claim', async () => {
+    const key = randomUUID();
+    const body = { amount: 10, providerId, reference: 'idem-dead', paymentInformation: card() };
+    const account = await t.gateway.database.prisma.account.findUniqueOrThrow({ where: { id: a.accountId } });
+    const claim = await t.gateway.services.idempotency.claim(account, key, { method: 'POST', path: '/charge/card' }, body);
+    if (claim.kind !== 'new') throw new Error('not claimed');
+    // The process that held it is gone: no session holds its presence number.
+    await t.gateway.database.prisma.idempotencyKey.update({
+      where: { accountId_key: { accountId: a.accountId, key } },
+      data: { holderProcess: t.gateway.database.presence().number + 1 },
+    });
+    const taken = await a.api.post('/charge/card', body, { 'Idempotency-Key': key });
+    expect(taken.status).toBe(201);
+    expect(taken.body.chargeId).toBe(claim.held.resourceId);
+    expect(await a.api.post('/charge/card', body, { 'Idempotency-Key': key })).toEqual(taken);
+    expect(await countCharges('idem-dead')).toBe(1);
+  });
+
+  it('makes a capture, a void and a refund once, answering a repeat as the first', async () => {
+    const authorise = async () =>
+      String((await a.api.post('/charge/card', { amount: 10, providerId, capture: false, paymentInformation: card() })).body.chargeId);
+    const captured = await authorise();
+    const capture = () => a.api.post(`/charge/${captured}/capture`, { amount: 6 }, { 'Idempotency-Key': `capture-${captured}` });
+    const firstCapture = await capture();
+    expect(firstCapture).toMatchObject({ status: 200, body: { status: 'SUCCESS', amount: 6 } });
+    expect(await capture()).toEqual(firstCapture);
+    const otherCapture = await a.api.post(`/charge/${captured}/capture`, { amount: 5 }, { 'Idempotency-Key': `capture-${captured}` });
+    expect(otherCapture.status).toBe(422);
+
+    const voided = await authorise();
+    const voiding = () => a.api.delete(`/charge/${voided}`, { 'Idempotency-Key': `void-${voided}` });
+    const firstVoid = await voiding();
+    expect(firstVoid).toMatchObject({ status: 200, body: { status: 'AUTHORISE_CANCELLED' } });
+    expect(await voiding()).toEqual(firstVoid);
+
+    const refund = () => a.api.delete(`/charge/${captured}?amount=2`, { 'Idempotency-Key': `refund-${captured}` });
+    const firstRefund = await refund();
+    expect(firstRefund).toMatchObject({ status: 200, body: { status: 'PARTIAL_REFUND', refundedAmount: 2 } });
+    expect(await refund()).toEqual(firstRefund);
+    expect(await t.gateway.database.prisma.refund.count({ where: { chargeId: captured } })).toBe(1);
+    // Another key refunds again: the key is what makes a repeat.
+    expect((await a.api.delete(`/charge/${captured}?amount=2`, { 'Idempotency-Key': randomUUID() })).body).toMatchObject({
+      refundedAmount: 4,
+    });
+  });
+
   it('keeps keys per account', async () => {
     const key = randomUUID();
     const other = await createAccount(t);

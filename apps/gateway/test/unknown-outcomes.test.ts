@@ -95,6 +95,32 @@ describe('a lost capture, void or refund answer', () => {
     expect(simulator.ledger.authorisations({ idempotencyKey: `${id}:1` })[0]?.captured).toBe(700n);
   });
 
+  it('with an Idempotency-Key: a repeat answers 409 with Retry-After until the refund is confirmed, then the refunded charge, for good', async () => {
+    const id = await charge(true);
+    proxy.loseAnswers('POST', /\/refunds$/);
+    const refund = () =>
+      fetch(`${t.url}/charge/${id}?amount=4`, {
+        method: 'DELETE',
+        headers: { 'x-secretkey': a.secretKey, 'Idempotency-Key': `lost-${id}` },
+      });
+    const lost = await refund();
+    expect(lost.status).toBe(400);
+    expect(await lost.json()).toMatchObject({ isRetryable: false, gatewayCode: 'NETWORK' });
+    const settling = await refund();
+    expect(settling.status).toBe(409);
+    expect(settling.headers.get('retry-after')).toBe('5');
+    expect(await settling.json()).toMatchObject({ code: 30, isRetryable: true });
+
+    await runBackgroundWork();
+    const settled = await refund();
+    expect(settled.status).toBe(200);
+    const answer = await settled.json();
+    expect(answer).toMatchObject({ chargeId: id, status: 'PARTIAL_REFUND', refundedAmount: 4 });
+    await runBackgroundWork();
+    expect(await (await refund()).json()).toEqual(answer);
+    expect(simulator.ledger.authorisations({ idempotencyKey: `${id}:1` })[0]?.refunded).toBe(400n);
+  });
+
   it('confirms a void whose answer was lost', async () => {
     const id = await charge(false);
     proxy.loseAnswers('POST', /\/void$/);

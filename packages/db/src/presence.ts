@@ -25,7 +25,8 @@ export const PRESENCE_SQL = {
   take: 'SELECT pg_try_advisory_lock($1::int, $2::int) AS taken',
   present: `SELECT EXISTS (
       SELECT 1 FROM pg_locks
-      WHERE locktype = 'advisory' AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2 AND granted
+      WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+        AND classid = $1::int::oid AND objid = $2::int::oid AND objsubid = 2 AND granted
     ) AS present`,
   class: PRESENCE_CLASS,
 };

@@ -158,6 +158,17 @@ describe.each(
     expect(await count('Job')).toBe(1);
   });
 
+  it('brings a pending job forward to now by its key, never one that started or ran', async () => {
+    const id = await queue.enqueue('confirm', {}, { dedupeKey: 'confirm:1', runAt: new Date(clock.now().getTime() + DAY) });
+    expect(await queue.bringForward('confirm:1')).toBe(true);
+    expect((await job(id))!.runAt).toEqual(clock.now());
+    expect(await queue.bringForward('confirm:1')).toBe(false);
+    expect(await queue.bringForward('confirm:unknown')).toBe(false);
+    await worker({ confirm: async () => {} }).runDue();
+    expect(await job(id)).toMatchObject({ status: 'SUCCEEDED' });
+    expect(await queue.bringForward('confirm:1')).toBe(false);
+  });
+
   it('leaves a job waiting for its retry at its backoff, even with advance', async () => {
     const id = await queue.enqueue('flaky', {}, { dedupeKey: 'flaky:1' });
     await worker({
