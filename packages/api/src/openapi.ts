@@ -59,7 +59,8 @@ export function openApiDocument(baseUrl: string): OpenAPIObject {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'Same key and body replays the first answer; same key with another body is refused (422).',
+          description:
+            'Same key and body replays the first answer (409 with Retry-After while the first request runs or what it started is settled); same key with another body is refused (422).',
           schema: { type: 'string', maxLength: 255 },
         },
       ];

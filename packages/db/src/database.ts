@@ -20,12 +20,12 @@ export interface Database {
   /** Applies pending migrations from prisma/migrations (found above this package or the bundle). */
   migrate(migrationsDir?: string): Promise<{ applied: string[] }>;
   /**
-   * Hears the notifications of a channel (LISTEN) until close(), on a connection of its own (not
-   * one of the pool's) that is opened again after it fails. Returns at once; `listening` says
-   * when notifications arrive, `lost` when they may have been missed.
+   * Hears the notifications of a channel (LISTEN) until close(), on the process's connection of
+   * its own (not one of the pool's), which is opened again after it fails. Returns at once;
+   * `listening` says when notifications arrive, `lost` when they may have been missed.
    */
   listen(channel: string, listener: ChannelListener): void;
-  /** This process's presence (presence.ts), held from the first call until close(). */
+  /** This process's presence (presence.ts), held from the first call until close(), on the same connection as `listen`. */
   presence(): Presence;
   close(): Promise<void>;
 }
@@ -66,21 +66,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const adapter = new PrismaPg(pool, { statementNameGenerator: preparedStatementName });
     const prisma = new PrismaClient({ adapter, errorFormat: 'minimal' });
     runStatementsOnAdapter(prisma, await adapter.connect());
-    const sessions: Array<{ stop(): Promise<void> }> = [];
-    let presence: Presence | undefined;
+    const session = ownSession(options.url, pool);
     return {
       prisma,
       kind: 'postgres',
       migrate: (dir) => migrate(pgPoolExecutor(pool), dir),
-      listen(channel, listener) {
-        sessions.push(listenOnSession(options.url!, channel, listener));
-      },
-      presence() {
-        if (presence) return presence;
-        const held = presenceOnSession(options.url!, pool);
-        sessions.push(held);
-        return (presence = held);
-      },
+      listen: (channel, listener) => session.listen(channel, listener),
+      presence: () => session.presence(),
       async exclusively(lockKey, fn) {
         const client = await pool.connect();
         try {
@@ -92,7 +84,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         }
       },
       async close() {
-        for (const session of sessions.splice(0)) await session.stop();
+        await session.stop();
         await prisma.$disconnect();
         await pool.end();
       },
@@ -139,101 +131,116 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
-/** What a connection of its own does each time it is (re)opened, and when it is lost. */
-interface OwnSession {
-  /** Before it connects: handlers of the client's events (notifications). */
-  setUp?(client: pg.Client): void;
-  /** Once connected: the session's statements (LISTEN, a lock). */
-  opened(client: pg.Client): Promise<void>;
-  lost(error: Error): void;
-}
-
 /**
- * A connection of its own (not one of the pool's), opened again after it fails, after a pause that
- * doubles up to a maximum, until stopped.
+ * The process's connection of its own (not one of the pool's): it LISTENs on the channels asked
+ * for and holds the process's presence lock (presence.ts). It is opened at the first of either,
+ * and opened again after it fails (after a pause that doubles up to a maximum), with its channels
+ * and its lock, until stopped. Others' presence is read through the pool.
  */
-function sessionOfItsOwn(url: string, session: OwnSession) {
+function ownSession(url: string, pool: pg.Pool) {
+  const channels = new Map<string, ChannelListener>();
+  let number: number | undefined;
   let client: pg.Client | undefined;
-  let retry: NodeJS.Timeout | undefined;
+  /** The current client has LISTENed and taken the lock: what is asked from now on is done on it at once. */
+  let ready = false;
+  let started = false;
   let stopped = false;
+  let retry: NodeJS.Timeout | undefined;
   let pause = REOPEN_MS.first;
+
+  const listenOn = (current: pg.Client, channel: string) => current.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
+
+  /** Takes the presence lock, with a new number while another process holds this one. */
+  async function holdPresence(current: pg.Client) {
+    while (!(await current.query<{ taken: boolean }>(PRESENCE_SQL.take, [PRESENCE_SQL.class, number])).rows[0]?.taken) {
+      number = newPresenceNumber();
+    }
+  }
 
   const failed = (current: pg.Client, error: Error) => {
     if (client !== current || stopped) return;
     client = undefined;
+    ready = false;
     current.end().catch(() => undefined);
-    session.lost(error);
+    for (const listener of channels.values()) listener.lost(error);
     retry = setTimeout(connect, pause);
     pause = Math.min(pause * 2, REOPEN_MS.max);
   };
 
+  /** Everything asked so far, including what is asked meanwhile; then ready, with no pause in between. */
+  async function open(current: pg.Client) {
+    for (const statement of KEEPALIVE) await current.query(statement);
+    const listened = new Set<string>();
+    let locked = false;
+    for (;;) {
+      if (number !== undefined && !locked) {
+        await holdPresence(current);
+        locked = true;
+        continue;
+      }
+      const channel = [...channels.keys()].find((name) => !listened.has(name));
+      if (channel === undefined) break;
+      await listenOn(current, channel);
+      listened.add(channel);
+    }
+    if (client !== current) return;
+    ready = true;
+    pause = REOPEN_MS.first;
+    for (const listener of channels.values()) listener.listening();
+  }
+
   function connect() {
     const current = new pg.Client({ connectionString: url, keepAlive: true });
     client = current;
-    session.setUp?.(current);
+    current.on('notification', (message) => channels.get(message.channel)?.notified(message.payload ?? ''));
     current.on('error', (error) => failed(current, error));
     current.on('end', () => failed(current, new Error('the connection closed')));
     current
       .connect()
-      .then(async () => {
-        if (client !== current || stopped) return;
-        await session.opened(current);
-        pause = REOPEN_MS.first;
-      })
+      .then(() => (client === current && !stopped ? open(current) : undefined))
       .catch((error: Error) => failed(current, error));
   }
 
-  connect();
-  return {
-    async stop() {
-      stopped = true;
-      clearTimeout(retry);
-      await client?.end().catch(() => undefined);
-    },
-  };
-}
+  /** Does `work` on the session now if it is ready; else its opening does it. */
+  function whenOpen(work: (current: pg.Client) => Promise<void>) {
+    const current = client;
+    if (current && ready) work(current).catch((error: Error) => failed(current, error));
+    else if (!started) {
+      started = true;
+      connect();
+    }
+  }
 
-/** LISTEN on a session of its own. */
-function listenOnSession(url: string, channel: string, listener: ChannelListener) {
-  return sessionOfItsOwn(url, {
-    setUp(client) {
-      client.on('notification', (message) => {
-        if (message.channel === channel) listener.notified(message.payload ?? '');
-      });
-    },
-    async opened(client) {
-      await client.query(`LISTEN "${channel.replace(/"/g, '""')}"`);
-      listener.listening();
-    },
-    lost: (error) => listener.lost(error),
-  });
-}
-
-/**
- * This process's presence lock on a session of its own, taken again when the session is reopened
- * (with a new number if another process took the old one meanwhile); others' presence is read
- * through the pool.
- */
-function presenceOnSession(url: string, pool: pg.Pool): Presence & { stop(): Promise<void> } {
-  let number = newPresenceNumber();
-  const session = sessionOfItsOwn(url, {
-    async opened(client) {
-      for (const statement of KEEPALIVE) await client.query(statement);
-      while (!(await client.query<{ taken: boolean }>(PRESENCE_SQL.take, [PRESENCE_SQL.class, number])).rows[0]?.taken) {
-        number = newPresenceNumber();
-      }
-    },
-    lost: () => undefined,
-  });
-  return {
+  const presence: Presence = {
     get number() {
-      return number;
+      return number ?? 0;
     },
     async isPresent(other) {
       const { rows } = await pool.query<{ present: boolean }>(PRESENCE_SQL.present, [PRESENCE_SQL.class, other]);
       return rows[0]?.present === true;
     },
-    stop: () => session.stop(),
+  };
+
+  return {
+    listen(channel: string, listener: ChannelListener) {
+      channels.set(channel, listener);
+      whenOpen(async (current) => {
+        await listenOn(current, channel);
+        listener.listening();
+      });
+    },
+    presence(): Presence {
+      if (number === undefined) {
+        number = newPresenceNumber();
+        whenOpen(holdPresence);
+      }
+      return presence;
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      await client?.end().catch(() => undefined);
+    },
   };
 }
 

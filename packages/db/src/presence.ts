@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 
 /**
  * A process's presence on the database: a number it holds as a session advisory lock for as long
- * as it lives. The server lets a session's locks go the moment its connection ends, which a killed
+ * as it lives, on its connection of its own (database.ts, which also LISTENs). The server lets a session's locks go the moment its connection ends, which a killed
  * process's does at once (its host's kernel closes the socket); a host that vanishes is noticed by
  * TCP keepalives within about half a minute (KEEPALIVE). So another process can tell, without
  * waiting out a lease, that work a process held is abandoned (services/idempotency.ts).
