@@ -126,8 +126,7 @@ async function guardedAgainstCardTesting<R extends { ok: boolean; error?: unknow
 async function idempotent<R extends { ok: boolean; data?: unknown; error?: unknown }>(
   ctx: Context,
   account: Account,
-  meta: Meta | undefined,
-  input: unknown,
+  { meta, input, output }: { meta: Meta | undefined; input: unknown; output: z.ZodType },
   run: (heldKey?: HeldKey) => Promise<R>,
 ): Promise<R> {
   const key = header(ctx, 'idempotency-key');
@@ -137,7 +136,9 @@ async function idempotent<R extends { ok: boolean; data?: unknown; error?: unkno
   const claim = await services.idempotency.claim(account, key, request, input);
   if (claim.kind === 'replay') {
     if (claim.error) throw claim.error;
-    return { ok: true, data: claim.data, marker: undefined, ctx } as unknown as R;
+    // Through the output schema, as the procedure's own answer is: an answer taken from the
+    // resource after a crash is exactly the one the request would have given.
+    return { ok: true, data: output.parse(claim.data), marker: undefined, ctx } as unknown as R;
   }
   let result: R;
   try {
@@ -156,7 +157,7 @@ async function idempotent<R extends { ok: boolean; data?: unknown; error?: unkno
  * `callerOf`, the wire input bound to the schema (key case, aliases, nulls…) before Zod validates
  * it, card testing for a public-key caller, and idempotency for a create.
  */
-function operation(schema: z.ZodType, callerOf: (ctx: Context) => Promise<Caller>) {
+function operation(schema: z.ZodType, output: z.ZodType, callerOf: (ctx: Context) => Promise<Caller>) {
   return t.middleware(async ({ ctx, meta, getRawInput, next }) => {
     setSuccessStatus(ctx, meta);
     const { account, auth } = await callerOf(ctx);
@@ -165,7 +166,7 @@ function operation(schema: z.ZodType, callerOf: (ctx: Context) => Promise<Caller
     const input = bindInput(schema, (await getRawInput()) ?? {});
     // tRPC's next() takes both at run time; its types offer one or the other.
     const run = (heldKey?: HeldKey) => next({ ctx: { account, auth, heldKey }, getRawInput: async () => input } as { ctx: Caller });
-    const once = () => idempotent(ctx, account, meta, input, run);
+    const once = () => idempotent(ctx, account, { meta, input, output }, run);
     return auth === 'public' ? guardedAgainstCardTesting(ctx, account, input, once) : once();
   });
 }
@@ -181,14 +182,18 @@ function openOperation(schema: z.ZodType) {
 
 /** An operation authenticated by the account's secret key (x-secretkey). */
 export function secretOperation<I extends z.ZodType, O extends z.ZodType>(meta: Meta, input: I, output: O) {
-  return t.procedure.meta(meta).use(operation(input, secretKeyCaller)).input(input).output(output);
+  return t.procedure
+    .meta(meta)
+    .use(operation(input, output, secretKeyCaller))
+    .input(input)
+    .output(output);
 }
 
 /** An operation a browser may call with the account's public key (x-publickey). */
 export function publicKeyOperation<I extends z.ZodType, O extends z.ZodType>(meta: Meta, input: I, output: O) {
   return t.procedure
     .meta({ ...meta, browser: true })
-    .use(operation(input, publicKeyCaller))
+    .use(operation(input, output, publicKeyCaller))
     .input(input)
     .output(output);
 }
@@ -197,7 +202,7 @@ export function publicKeyOperation<I extends z.ZodType, O extends z.ZodType>(met
 export function eitherKeyOperation<I extends z.ZodType, O extends z.ZodType>(meta: Meta, input: I, output: O) {
   return t.procedure
     .meta({ ...meta, browser: true })
-    .use(operation(input, eitherKeyCaller))
+    .use(operation(input, output, eitherKeyCaller))
     .input(input)
     .output(output);
 }
