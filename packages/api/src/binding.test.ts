@@ -82,6 +82,10 @@ describe('bindInput', () => {
       expect(refusal({ providerId: id }), id).toBeUndefined();
       expect(refusal({ webhook: { url: id } })?.details, id).toEqual({ 'webhook.url': reason });
     }
+    // Disguised, in a URL.
+    expect(refusal({ webhook: { url: 'https://shop.example/?c=%34%31%31%31%31%31%31%31%31%31%31%31%31%31%31%31' } })?.details).toEqual({
+      'webhook.url': reason,
+    });
     expect(refusal({ providerId: '4111111111111111 and more' })?.details).toEqual({ providerId: reason });
   });
 });

@@ -43,7 +43,8 @@ function registered(registry: z.core.$ZodRegistry, schema: unknown): boolean {
 
 /**
  * Refuses text that holds a card number (core's containsCardNumber: a known scheme's prefix,
- * length and Luhn), naming the field but never quoting it: card numbers are taken in card fields
+ * length and Luhn, in any disguise: separators, invisible characters, other scripts' digits, URL
+ * and HTML escapes), naming the field but never quoting it: card numbers are taken in card fields
  * only, and free text is stored, searched, logged and answered in clear.
  */
 export function refuseCardNumber(field: string, text: string): void {

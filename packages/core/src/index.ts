@@ -3,6 +3,7 @@ export * from './money/amount';
 export * from './money/exchange-rates';
 export * from './country/countries';
 export * from './card/card-number';
+export * from './card/card-number-in-text';
 export * from './card/expiry';
 export * from './card/iin';
 export * from './errors/catalogue';

@@ -96,43 +96,20 @@ export function isValidCardNumber(digits: string): boolean {
   return rule ? rule.lengths.includes(digits.length) : true;
 }
 
+/** The lengths of a known scheme's card numbers that start with these digits (six or more); undefined when none does. */
+export function schemeLengthsOf(digits: string): readonly number[] | undefined {
+  return SCHEMES.find((r) => r.ranges.some((range) => inRange(digits, range)))?.lengths;
+}
+
 /** Whether `digits` is a card number of a known scheme: one of its prefixes, one of its lengths, and Luhn. */
 export function isSchemeCardNumber(digits: string): boolean {
-  const rule = SCHEMES.find((r) => r.ranges.some((range) => inRange(digits, range)));
-  return rule !== undefined && rule.lengths.includes(digits.length) && passesLuhn(digits);
+  return (schemeLengthsOf(digits)?.includes(digits.length) ?? false) && passesLuhn(digits);
 }
 
-/** Digits as people write card numbers: groups of digits with a single space or dash between. */
-const DIGIT_RUN = /\d+(?:[ -]\d+)*/g;
-const SHORTEST_CARD = Math.min(...SCHEMES.flatMap((rule) => rule.lengths));
-const LONGEST_CARD = Math.max(...SCHEMES.flatMap((rule) => rule.lengths));
-
-/**
- * A UUID, the shape of every id the gateway gives out: its hex groups often hold digit runs (about
- * one random UUID in 2,600 holds one that passes as a card number), but it is an id, never a card.
- */
-const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
-
-/**
- * Whether free text holds a card number: consecutive whole groups of a digit run that make a card
- * number of a known scheme ("ref 4111 1111 1111 1111 12/30" does; "4111111111111111" glued to
- * more digits does not). Order numbers and timestamps that merely pass Luhn have no scheme's
- * prefix and length, and pass; so do UUIDs (the gateway's ids, sent back in id fields and free text).
- */
-export function containsCardNumber(text: string): boolean {
-  for (const [run] of text.replace(UUID, ' ').matchAll(DIGIT_RUN)) {
-    if (run.length < SHORTEST_CARD) continue;
-    const groups = run.split(/[ -]/);
-    for (let first = 0; first < groups.length; first += 1) {
-      let digits = '';
-      for (let last = first; last < groups.length && digits.length < LONGEST_CARD; last += 1) {
-        digits += groups[last];
-        if (digits.length >= SHORTEST_CARD && isSchemeCardNumber(digits)) return true;
-      }
-    }
-  }
-  return false;
-}
+const CARD_LENGTHS = SCHEMES.flatMap((rule) => rule.lengths);
+/** The fewest and the most digits a card number of a known scheme has. */
+export const SHORTEST_CARD_NUMBER = Math.min(...CARD_LENGTHS);
+export const LONGEST_CARD_NUMBER = Math.max(...CARD_LENGTHS);
 
 /** First six and last four digits kept, the rest replaced by '*': 4111********1111. */
 export function maskCardNumber(digits: string): string {
