@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { containsCardNumber } from '@gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, createAccount, dumpTables, startTestGateway, VISA, type TestAccount, type TestGateway } from './harness';
 import { openApiOperations, placed, textPlaces, type Operation } from './openapi-operations';
@@ -17,6 +18,11 @@ const answers: string[] = [];
 const WRITTEN = ['4111 1111 1111 1111', 'ref 5555-5555-5555-4444', '378282246310005', 'x4000000000000002x'];
 const DIGITS = ['4111111111111111', '5555555555554444', '378282246310005', '4000000000000002'];
 const written = (i: number) => WRITTEN[i % WRITTEN.length] ?? '';
+/** As copy-pastes and URLs disguise them (containsCardNumber's table has them all). */
+const FULL_WIDTH = '４１１１ １１１１ １１１１ １１１１';
+const ZERO_WIDTH = '5555\u200b5555\u200b5555\u200b4444';
+const PERCENT_ENCODED = '%34%31%31%31%31%31%31%31%31%31%31%31%31%31%31%31';
+const DISGUISED = [FULL_WIDTH, ZERO_WIDTH, PERCENT_ENCODED, '4111%201111%201111%201111', '3782%2D822463%2D10005'];
 const REASON = 'Looks like a card number: send card numbers only in card fields';
 
 /** Fields that hold card data or secrets by design, not free text (docs/api.md, "Card numbers in free text"). */
@@ -106,13 +112,47 @@ describe('a card number in free text', () => {
     expect(refused.body).toMatchObject({ code: 102, details: { line: '3', field: 'Reference' } });
   });
 
-  it('lets order numbers and timestamps that merely pass Luhn through', async () => {
+  it('is refused in disguise, in text and in URLs, without the answer quoting it', async () => {
+    const charge = { amount: 5, providerId: a.providerIds[0], paymentInformation: card(VISA) };
+    const refusals = [
+      ['/charge/card', { ...charge, reference: FULL_WIDTH }, 'reference'],
+      ['/charge/card', { ...charge, metadata: { note: `card ${ZERO_WIDTH}` } }, 'metadata.note'],
+      ['/charge/card', { ...charge, webhook: { url: `https://shop.example/hook?card=${PERCENT_ENCODED}` } }, 'webhook.url'],
+      [
+        '/charge/card',
+        { ...charge, threeDSNotificationUrl: 'https://shop.example/3ds?ref=4111%201111%201111%201111' },
+        'threeDSNotificationUrl',
+      ],
+      ['/webhook/subscription', { url: `https://shop.example/hook/${PERCENT_ENCODED}`, types: ['transaction'] }, 'url'],
+      ['/payment_link', { title: 'Tickets', amount: 5, redirectUrl: 'https://shop.example/thanks?c=3782%2D822463%2D10005' }, 'redirectUrl'],
+    ] as const;
+    for (const [path, body, field] of refusals) {
+      const answer = await send('POST', path, body);
+      expect(answer.status, field).toBe(400);
+      expect(answer.body, field).toMatchObject({ code: 90, details: { [field]: REASON } });
+      const text = answers.at(-1) ?? '';
+      expect(containsCardNumber(text), text).toBe(false);
+      expect(DISGUISED.filter((disguised) => text.includes(disguised))).toEqual([]);
+    }
+  });
+
+  it('lets order numbers and timestamps that merely pass Luhn through, and UUIDs, phone numbers, dates, amounts and IBANs', async () => {
     const { status, body } = await send('POST', '/charge/card', {
       amount: 5,
       providerId: a.providerIds[0],
       paymentInformation: card(VISA, { cardholder: 'Ann 1234567812345670' }),
       reference: 'order 1234567812345670',
-      metadata: { at: '1700000000000050', ['1234567812345670']: 'key' },
+      metadata: {
+        at: '1700000000000050',
+        ['1234567812345670']: 'key',
+        provider: 'cb38f6c6-27b1-4c43-8031-0323136f66eb',
+        phone: '+49 1512 3456704',
+        when: '30/11/2026 14:30:05',
+        paid: '4,512.30, 1,200.00, 980.06',
+        iban: 'FR34 3000 4000 1234 5670 0012 345',
+      },
+      webhook: { url: 'https://shop.example/hook?next=%2Fthanks&at=2026-11-27T03%3A50%3A32Z&bad=%E2%82%' },
+      threeDSNotificationUrl: 'https://shop.example/3ds/d5652c44-FA48-4167-8988-109f186c9f5c?phone=%2B61+2+9876+5432',
     });
     expect(status, JSON.stringify(body)).toBe(201);
   });
@@ -125,7 +165,9 @@ describe('a card number in free text', () => {
     const logs = t.logs.join('');
     expect(logs.length).toBeGreaterThan(10_000);
     for (const text of [dump, logs, answers.join('\n')]) {
-      const leaks = [...DIGITS, ...WRITTEN].filter((number) => text.replace(/\D+/g, ' ').includes(number) || text.includes(number));
+      const leaks = [...DIGITS, ...WRITTEN, ...DISGUISED].filter(
+        (number) => text.replace(/\D+/g, ' ').includes(number) || text.includes(number),
+      );
       expect(leaks).toEqual([]);
     }
   });
