@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Services } from '@gateway/api';
+import type { Account } from '@gateway/db';
 
 export interface DemoAccount {
   accountId: string;
@@ -10,6 +11,8 @@ export interface DemoAccount {
   providers: Array<{ providerId: string; name: string; type: string }>;
   /** The dashboard's demo user. */
   staff: { email: string; password: string };
+  /** A saved test card, which the banner's example charges (absent in files from before it). */
+  paymentMethodId?: string;
 }
 
 /** Creates the demo account's dashboard user, with a random password. */
@@ -18,6 +21,20 @@ async function createDemoStaff(services: Services, accountId: string): Promise<D
   await services.staff.create({ id: accountId }, { ...staff, name: 'Demo Staff' });
   return staff;
 }
+
+/**
+ * Saves a test card at the first provider: the banner's example charges it by its payment
+ * method's id, so no log line of a fresh install holds a card number (card-data scanners flag them).
+ */
+async function saveDemoCard(services: Services, account: Account, providerId: string): Promise<string> {
+  const expiryYear = String((new Date().getUTCFullYear() + 5) % 100).padStart(2, '0');
+  const paymentInformation = { cardNumber: DEMO_CARD_NUMBER, expiryDate: `12/${expiryYear}`, cardholder: 'Demo Payer' };
+  const method = await services.paymentMethods.create(account, { kind: 'card', providerId, paymentInformation });
+  return method.paymentMethodId;
+}
+
+/** docs/test-cards.md: the simulated acquirers approve it. */
+const DEMO_CARD_NUMBER = '4111111111111111';
 
 function save(file: string, demo: DemoAccount) {
   writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
@@ -68,6 +85,8 @@ export async function ensureDemoAccount(services: Services, dataDir: string): Pr
       publicKey: account.publicKey,
       providers: providers.map((p) => ({ providerId: p.id, name: p.name, type: p.type })),
       staff: await createDemoStaff(services, account.id),
+      // Simulated Acquirer A: DEMO_PROVIDERS has two.
+      paymentMethodId: await saveDemoCard(services, account, providers[0]!.id),
     };
     mkdirSync(dataDir, { recursive: true });
     save(file, demo);
@@ -82,14 +101,22 @@ export async function ensureDemoAccount(services: Services, dataDir: string): Pr
   return upgraded;
 }
 
+/**
+ * The example request of the banner: a charge of the saved test card, which a new user
+ * can paste and run as it is, again and again. A data folder from before that card points to the
+ * README's walk-through instead: no card number is ever printed.
+ */
+function exampleCharge(demo: DemoAccount, url: string): string[] {
+  if (!demo.paymentMethodId) return ['Try a charge: README.md, "A walk through the API", with the test cards of docs/test-cards.md'];
+  const body = JSON.stringify({ amount: 15.5, currency: 'AUD', paymentMethodId: demo.paymentMethodId });
+  return [
+    'Try a charge of the saved test card (a Visa ending 1111; more test cards in docs/test-cards.md):',
+    `  curl -s ${url}/charge/payment_method -H 'x-secretkey: ${demo.secretKey}' -H 'content-type: application/json' \\`,
+    `    -d '${body}'`,
+  ];
+}
+
 export function demoBanner(demo: DemoAccount, url: string, dashboardUrl: string, file: string): string {
-  const [first] = demo.providers;
-  const body = JSON.stringify({
-    amount: 15.5,
-    currency: 'AUD',
-    providerId: first?.providerId,
-    paymentInformation: { cardNumber: '4111111111111111', expiryDate: '12/30', ccv: '123', cardholder: 'Demo Payer' },
-  });
   return [
     '',
     `Payment gateway listening on ${url}`,
@@ -102,9 +129,7 @@ export function demoBanner(demo: DemoAccount, url: string, dashboardUrl: string,
     '',
     `Dashboard: ${dashboardUrl}  (sign in as ${demo.staff.email}, password ${demo.staff.password})`,
     '',
-    'Try a charge:',
-    `  curl -s ${url}/charge/card -H 'x-secretkey: ${demo.secretKey}' -H 'content-type: application/json' \\`,
-    `    -d '${body}'`,
+    ...exampleCharge(demo, url),
     '',
     `API reference: ${url}/openapi.json`,
     '',
