@@ -190,7 +190,7 @@ function demoAccount(database: Database, services: Services, options: GatewayOpt
 
 /**
  * The start-up work alone, for the primary of several gateway processes (cluster.ts), which does it
- * once before its workers start: on two connections (the lock's and the migrations'), closed after.
+ * once before its workers start: on three connections (the lock's, the migrations' and its own session), closed after.
  * `startSimulator` starts the acquirer once the key check passed and answers its URL.
  */
 export async function prepareDatabase(options: GatewayOptions, startSimulator: () => Promise<string>): Promise<DemoAccount | undefined> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+import { card, CHEAP_DOMESTIC, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
 
 let t: TestGateway;
 let a: TestAccount;
@@ -104,6 +104,36 @@ describe('Idempotency-Key', () => {
     expect(taken.body.chargeId).toBe(claim.held.resourceId);
     expect(await a.api.post('/charge/card', body, { 'Idempotency-Key': key })).toEqual(taken);
     expect(await countCharges('idem-dead')).toBe(1);
+  });
+
+  it('never reverses a charge still in flight, even when its process is wrongly seen dead', async () => {
+    // A slow acquirer: the repeat and the background work come while the provider call is out.
+    const slow = await createAccount(t, [{ ...CHEAP_DOMESTIC, latency: { minMs: 1_500, maxMs: 1_500 }, timeoutMs: 10_000 }]);
+    const key = randomUUID();
+    const body = { amount: 10, providerId: slow.providerIds[0], reference: 'idem-in-flight', paymentInformation: card() };
+    const charging = slow.api.post('/charge/card', body, { 'Idempotency-Key': key });
+    const keyRow = { accountId_key: { accountId: slow.accountId, key } };
+    await expect
+      .poll(async () => (await t.gateway.database.prisma.idempotencyKey.findUnique({ where: keyRow }))?.resourceType)
+      .toBe('charge');
+    // Its process seen dead (its presence connection lost for a moment, say).
+    await t.gateway.database.prisma.idempotencyKey.update({
+      where: keyRow,
+      data: { holderProcess: t.gateway.database.presence().number + 1 },
+    });
+    const repeat = await slow.api.post('/charge/card', body, { 'Idempotency-Key': key });
+    expect(repeat).toMatchObject({ status: 409, body: { code: 30 } });
+    await t.gateway.worker.runDue();
+    const first = await charging;
+    expect(first).toMatchObject({ status: 201, body: { status: 'SUCCESS' } });
+    await t.gateway.worker.runDue();
+    expect(await slow.api.post('/charge/card', body, { 'Idempotency-Key': key })).toEqual(first);
+    expect((await slow.api.get(`/charge/${first.body.chargeId}`)).body).toMatchObject({ status: 'SUCCESS' });
+    // And the acquirer still holds the payment: no reversal reached it behind the charge's back.
+    await t.gateway.worker.runDue();
+    const ledger = await fetch(`${t.gateway.simulatorUrl}/v1/authorisations?idempotencyKey=${String(first.body.chargeId)}:1`);
+    const { authorisations } = (await ledger.json()) as { authorisations: Array<{ status: string }> };
+    expect(authorisations.map((a) => a.status)).toEqual(['captured']);
   });
 
   it('makes a capture, a void and a refund once, answering a repeat as the first', async () => {

@@ -210,8 +210,11 @@ describe('the hosted page', () => {
       );
     const [first, second] = await Promise.all([send(), send()]);
     const third = await send();
-    expect([first.status, second.status].sort()).toEqual([200, 409]);
-    expect(third.body).toEqual(first.status === 200 ? first.body : second.body);
+    // The second is refused while the first runs (409), or answered as the first once its charge is made.
+    const answered = [first, second].filter((answer) => answer.status !== 409);
+    expect(answered.length).toBeGreaterThanOrEqual(1);
+    for (const answer of answered) expect(answer).toEqual(third);
+    expect(third.status).toBe(200);
     expect(await countOf(link)).toBe(1);
   });
 

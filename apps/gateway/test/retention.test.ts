@@ -27,17 +27,30 @@ describe('the maintenance sweep', () => {
     expect(oldEvent.deliveries).toMatchObject([{ status: 'DELIVERED' }]);
     // A backlog bigger than one batch: old finished keys of another client.
     await db.$executeRaw`
-      INSERT INTO "IdempotencyKey" ("accountId", "key", "fingerprint", "state", "responseStatus", "responseBody", "createdAt")
-      SELECT ${a.accountId}, 'backlog-' || n, 'x', 'COMPLETED', 200, '{}'::jsonb, ${new Date(bed.clock.now().getTime() - HOUR).toISOString()}::timestamptz
-      FROM generate_series(1, 2500) AS n`;
+      INSERT INTO "IdempotencyKey" ("accountId", "key", "fingerprint", "state", "responseStatus", "responseBody", "createdAt", "answeredAt")
+      SELECT ${a.accountId}, 'backlog-' || n, 'x', 'COMPLETED', 200, '{}'::jsonb, an_hour_ago, an_hour_ago
+      FROM generate_series(1, 2500) AS n, (SELECT ${new Date(bed.clock.now().getTime() - HOUR).toISOString()}::timestamptz AS an_hour_ago) AS t`;
+    // A key claimed as long ago, answered two hours later (its charge settled after a crash): kept for its retention from then.
+    await db.idempotencyKey.create({
+      data: {
+        accountId: a.accountId,
+        key: 'answered-late',
+        fingerprint: 'x',
+        state: 'COMPLETED',
+        responseStatus: 200,
+        responseBody: {},
+        createdAt: new Date(bed.clock.now().getTime() - HOUR),
+        answeredAt: new Date(bed.clock.now().getTime() + 2 * HOUR),
+      },
+    });
 
     // 3 hours on: the keys are past their 2 hours, the event is within its 2 days.
     await bed.advance(3 * HOUR);
     const recent = await customer('recent');
     expect(recent.status).toBe(201);
     await bed.advance(2 * 60_000);
-    const keys = await db.idempotencyKey.findMany({ where: { accountId: a.accountId }, select: { key: true } });
-    expect(keys.map((k) => k.key)).toEqual(['recent']);
+    const keys = await db.idempotencyKey.findMany({ where: { accountId: a.accountId }, select: { key: true }, orderBy: { key: 'asc' } });
+    expect(keys.map((k) => k.key)).toEqual(['answered-late', 'recent']);
     expect(await db.webhookEvent.count({ where: { id: oldEvent.id } })).toBe(1);
     // A replay of the forgotten key is a new request; of the recent one, the same answer.
     expect((await customer('recent')).body).toEqual(recent.body);

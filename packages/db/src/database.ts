@@ -115,7 +115,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // One session, kept until the database closes; PGlite runs statements in order, so every
       // later one sees the lock taken.
       const number = newPresenceNumber();
-      void pglite.query(PRESENCE_SQL.take, [PRESENCE_SQL.class, number]);
+      // A failure would be the database's own, and shows at the next statement.
+      void pglite.query(PRESENCE_SQL.take, [PRESENCE_SQL.class, number]).catch(() => undefined);
       const isPresent = async (other: number) =>
         (await pglite.query<{ present: boolean }>(PRESENCE_SQL.present, [PRESENCE_SQL.class, other])).rows[0]?.present === true;
       return (presence = { number, isPresent });

@@ -111,8 +111,7 @@ export function createCustomerService(
     /** A customer with its first payment method, which is its default. */
     async create(account: Account, customer: NewCustomer, source: NewPaymentMethod, heldKey?: HeldKey): Promise<CustomerView> {
       const customerId = newId();
-      const owner = { customerId, usedBy: `customer:${customerId}`, id: heldKey?.resourceId };
-      const method = await paymentMethods.prepare(account, source, owner);
+      const method = await paymentMethods.prepare(account, source, { customerId, id: heldKey?.resourceId });
       return db.$transaction(async (tx) => {
         await tx.customer.create({
           data: {
@@ -131,7 +130,7 @@ export function createCustomerService(
             dateAdded: clock.now(),
           },
         });
-        await tx.paymentMethod.create({ data: method });
+        await paymentMethods.save(tx, account, method, `customer:${customerId}`);
         await bindKey(tx, heldKey, { type: 'customer', id: customerId });
         await paymentMethods.recordEvent(tx, method.id, 'paymentmethod.created');
         return recordEvent(tx, customerId, 'customer.created');
@@ -149,7 +148,7 @@ export function createCustomerService(
       const customer = await activeCustomer(account, customerId);
       const row = await paymentMethods.prepare(account, source, { customerId: customer.id, id: heldKey?.resourceId });
       return db.$transaction(async (tx) => {
-        await tx.paymentMethod.create({ data: row });
+        await paymentMethods.save(tx, account, row);
         await bindKey(tx, heldKey, { type: 'payment-method', id: row.id });
         if (setDefault) {
           await tx.customer.update({ where: { id: customer.id }, data: { defaultPaymentMethodId: row.id } });

@@ -146,6 +146,13 @@ function replayOf(response: StoredResponse): Claim {
   return 'error' in response ? { kind: 'replay', error: fromStored(response.error) } : { kind: 'replay', data: response.data };
 }
 
+/**
+ * An error that is not the request's outcome: a server error, an outcome the provider did not make
+ * known (confirmed in the background), or a conflict with something in progress (409: the same
+ * request may succeed later). The key waits for its resource, or is released when it has none.
+ */
+const unsettled = (error: ApiError) => error.http >= 500 || error.http === 409 || error instanceof UnconfirmedOutcome;
+
 const inProgress = (message: string, retryAfterSeconds: number) =>
   new ApiError('Duplicate', { http: 409, retryable: true, message, retryAfterSeconds });
 
@@ -156,10 +163,8 @@ const inProgress = (message: string, retryAfterSeconds: number) =>
  */
 export async function bindKey(tx: Prisma.TransactionClient, held: HeldKey | undefined, resource: KeyResource): Promise<void> {
   if (!held) return;
-  const bound = await tx.$executeRaw`
-    UPDATE "IdempotencyKey" SET "resourceType" = ${resource.type}, "resourceId" = ${resource.id}
-    WHERE "accountId" = ${held.accountId} AND "key" = ${held.key} AND "holder" = ${held.holder} AND "resourceType" IS NULL`;
-  if (bound !== 1) throw keyTakenOver();
+  const { sql, values } = bindKeyStatement(held, resource, 1);
+  if ((await tx.$executeRawUnsafe(sql, ...values)) !== 1) throw keyTakenOver();
 }
 
 /**
@@ -190,7 +195,8 @@ export const keyTakenOver = () => inProgress('A request with this Idempotency-Ke
 export function bindKeyStatement(held: HeldKey, resource: KeyResource, first: number) {
   return {
     sql: `UPDATE "IdempotencyKey" SET "resourceType" = $${first}, "resourceId" = $${first + 1}
-      WHERE "accountId" = $${first + 2} AND "key" = $${first + 3} AND "holder" = $${first + 4} AND "resourceType" IS NULL RETURNING 1`,
+      WHERE "accountId" = $${first + 2} AND "key" = $${first + 3} AND "holder" = $${first + 4} AND "resourceType" IS NULL
+      RETURNING 1`,
     values: [resource.type, resource.id, held.accountId, held.key, held.holder],
   };
 }
@@ -226,7 +232,11 @@ export function createIdempotencyService({ db, clock, config, logger, presence =
     return outcome === 'pending' ? undefined : store({ accountId: row.accountId, key: row.key }, outcome);
   }
 
-  const abandonedBy = async (row: IdempotencyKey) => row.holderProcess !== null && !(await presence.isPresent(row.holderProcess));
+  /** Whether the process of a key's holder is gone: never this process (it knows it lives, even while its presence is being taken again). */
+  const abandonedBy = async (row: IdempotencyKey) =>
+    row.holderProcess !== null && row.holderProcess !== presence.number && !(await presence.isPresent(row.holderProcess));
+  /** Where the sweep's next run of bound keys starts (the oldest again after a run that reached the end). */
+  let answerCursor: Date | undefined;
 
   async function claim(account: Account, key: string, request: { method: string; path: string }, input: unknown): Promise<Claim> {
     if (key.length > 255) throw new ApiError('ValidationError', { details: { 'Idempotency-Key': 'At most 255 characters' } });
@@ -271,13 +281,13 @@ export function createIdempotencyService({ db, clock, config, logger, presence =
     claim,
 
     /**
-     * Stores the request's answer. After a server error, or an outcome the provider did not make
-     * known (confirmed in the background), a key its request bound waits for its resource to
-     * settle (answered then, from it), and one it did not is released at once.
+     * Stores the request's answer. After an error that is not its outcome (`unsettled`), a key its
+     * request bound waits for its resource to settle (answered then, from it), and one it did not
+     * is released at once.
      */
     async settle(held: HeldKey, outcome: { data: unknown } | { error: ApiError }): Promise<void> {
       const mine = { accountId: held.accountId, key: held.key, holder: held.holder };
-      if ('error' in outcome && (outcome.error.http >= 500 || outcome.error instanceof UnconfirmedOutcome)) {
+      if ('error' in outcome && unsettled(outcome.error)) {
         await db.idempotencyKey.deleteMany({ where: { ...mine, state: 'IN_PROGRESS', resourceType: null } });
         return;
       }
@@ -292,19 +302,31 @@ export function createIdempotencyService({ db, clock, config, logger, presence =
     async sweep(): Promise<number> {
       const now = clock.now().getTime();
       const retainMs = config.retention?.idempotencyKeysMs ?? DEFAULT_IDEMPOTENCY_RETENTION_MS;
+      // A batch at a time, from where the last run stopped: keys whose resource stays unsettled
+      // for long (a debit, a reversal the provider does not confirm) never hold up the others.
       const bound = await db.idempotencyKey.findMany({
-        where: { state: 'IN_PROGRESS', resourceType: { not: null } },
+        where: { state: 'IN_PROGRESS', resourceType: { not: null }, ...(answerCursor && { createdAt: { gt: answerCursor } }) },
         include: { account: true },
         orderBy: { createdAt: 'asc' },
         take: ANSWER_BATCH,
       });
+      answerCursor = bound.length === ANSWER_BATCH ? bound.at(-1)?.createdAt : undefined;
       let changed = 0;
-      for (const row of bound) if (await answerBound(row.account, row, await abandonedBy(row))) changed += 1;
+      for (const row of bound) {
+        try {
+          if (await answerBound(row.account, row, await abandonedBy(row))) changed += 1;
+        } catch (error) {
+          // One key that cannot be answered (its resource unreadable) leaves the rest to be answered.
+          logger.error({ err: error, accountId: row.accountId, resourceType: row.resourceType }, 'idempotency key not answered');
+        }
+      }
+      // The outer conditions are checked again on a row another transaction changed meanwhile (a
+      // key bound while this statement waited for it is kept); the subquery's alone would not be.
       const before = (ms: number) => new Date(now - ms).toISOString();
       const released = await deleteInBatches(
         PRUNE_BATCH,
         (limit) => db.$executeRaw`
-          DELETE FROM "IdempotencyKey" WHERE ("accountId", "key") IN (
+          DELETE FROM "IdempotencyKey" WHERE "state" = 'IN_PROGRESS' AND "resourceType" IS NULL AND ("accountId", "key") IN (
             SELECT "accountId", "key" FROM "IdempotencyKey"
             WHERE "state" = 'IN_PROGRESS' AND "resourceType" IS NULL AND "createdAt" < ${before(UNBOUND_RELEASE_MS)}::timestamptz
             LIMIT ${limit})`,
@@ -312,7 +334,7 @@ export function createIdempotencyService({ db, clock, config, logger, presence =
       const forgotten = await deleteInBatches(
         PRUNE_BATCH,
         (limit) => db.$executeRaw`
-          DELETE FROM "IdempotencyKey" WHERE ("accountId", "key") IN (
+          DELETE FROM "IdempotencyKey" WHERE "state" = 'COMPLETED' AND ("accountId", "key") IN (
             SELECT "accountId", "key" FROM "IdempotencyKey"
             WHERE "state" = 'COMPLETED' AND "answeredAt" < ${before(retainMs)}::timestamptz
             LIMIT ${limit})`,

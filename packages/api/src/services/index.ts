@@ -58,7 +58,7 @@ export function createServices(deps: Dependencies) {
     'payment-method': created(paymentMethods.get),
     token: created(tokens.issued),
     'vault-item': created(vault.created),
-    provider: created(providers.get),
+    provider: created(providers.created),
     'payment-link': created(paymentLinks.get),
     'webhook-subscription': created(webhooks.getSubscription),
     subscription: created(subscriptions.get),

@@ -3,7 +3,7 @@ export const REVERSE_QUEUE = 'charge.reverse-attempt';
 export const CONFIRM_CAPTURE_QUEUE = 'charge.confirm-capture';
 export const CONFIRM_VOID_QUEUE = 'charge.confirm-void';
 export const CONFIRM_REFUND_QUEUE = 'charge.confirm-refund';
-/** Reverses and fails one charge left PROCESSING by a process seen dead (an Idempotency-Key's repeat asks for it). */
+/** Reverses and fails one charge left PROCESSING by a process seen dead, once stuck (an Idempotency-Key's repeat asks for it). */
 export const RECOVER_QUEUE = 'charge.recover-abandoned';
 
 /**

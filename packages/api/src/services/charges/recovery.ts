@@ -7,6 +7,7 @@ import { UnconfirmedOutcome } from '../providers/connectors';
 import type { ChargeEvents } from './events';
 import type { createChargeLifecycle } from './lifecycle';
 import { CONFIRM_CAPTURE_QUEUE, CONFIRM_REFUND_QUEUE, CONFIRM_VOID_QUEUE, RECOVER_QUEUE, REVERSE_QUEUE } from './queues';
+import { giveBackSlot } from '../payment-links/slots';
 import { reverseAttempt } from './reversal';
 import { chargeInclude, failureOf, toChargeView } from './view';
 
@@ -92,15 +93,19 @@ export function createChargeRecovery({ db, clock, logger, config, jobs }: Depend
     }
     const { count } = await events.changing(
       charge,
-      (tx) =>
-        tx.charge.updateMany({
+      async (tx) => {
+        const failed = await tx.charge.updateMany({
           where: { id: charge.id, status: 'PROCESSING' },
           data: {
             status: 'FAILED',
             failureCode: 80,
             failureMessage: 'The gateway stopped before the provider answered; any authorisation was reversed',
           },
-        }),
+        });
+        // A payment of a payment link gives its slot back, as one declined does.
+        if (failed.count === 1 && charge.paymentLinkId) await giveBackSlot(tx, charge.paymentLinkId);
+        return failed;
+      },
       (result) => result.count === 1,
     );
     return count === 1;
@@ -123,25 +128,28 @@ export function createChargeRecovery({ db, clock, logger, config, jobs }: Depend
   }
 
   /**
-   * Recovers a charge now rather than at the sweep after STUCK_AFTER_MS: the process that made it
-   * is known dead (an Idempotency-Key's repeat found it so). Charges the sweep leaves to others are
-   * left to them too.
+   * Recovers a charge whose process is seen dead (an Idempotency-Key's repeat found it so) as soon
+   * as it is STUCK_AFTER_MS old, rather than at the next sweep after that. Not sooner: a process
+   * judged dead may only have lost its presence connection for a moment, and its provider call
+   * may still arrive at the provider after a reversal; no call of a charge lasts that long.
+   * Charges the sweep leaves to others are left to them too.
    */
-  async function recoverNow(charge: Charge): Promise<void> {
+  async function recoverWhenStuck(charge: Charge): Promise<void> {
     const { paymentType, batchId, subscriptionId } = charge;
     if (batchId !== null || subscriptionId !== null || DEBITS.includes(paymentType)) return;
-    await jobs.enqueue(RECOVER_QUEUE, { chargeId: charge.id }, { dedupeKey: `recover:${charge.id}`, group: charge.accountId });
+    const runAt = new Date(charge.dateAdded.getTime() + STUCK_AFTER_MS);
+    await jobs.enqueue(RECOVER_QUEUE, { chargeId: charge.id }, { runAt, dedupeKey: `recover:${charge.id}`, group: charge.accountId });
   }
 
   /**
    * How an Idempotency-Key bound to a charge is answered (services/idempotency.ts): pending while
-   * PROCESSING (recovered now when the request's process is gone), then the charge, or its failure
-   * as the request answered it.
+   * PROCESSING (recovered once stuck when the request's process is gone), then the charge, or its
+   * failure as the request answered it.
    */
   async function chargeAnswer(account: Account, chargeId: string, abandoned: boolean): Promise<KeyAnswer<ChargeView>> {
     const charge = await db.charge.findFirstOrThrow({ where: { id: chargeId, accountId: account.id }, include: chargeInclude });
     if (charge.status === 'PROCESSING') {
-      if (abandoned) await recoverNow(charge);
+      if (abandoned) await recoverWhenStuck(charge);
       return 'pending';
     }
     return charge.status === 'FAILED' ? { error: failureOf(charge) } : { data: toChargeView(charge) };

@@ -28,6 +28,7 @@ import { tokenRefused } from '../tokens/consume';
 
 /** What charging a payment token needs from the token service (services/tokens). */
 export interface TokenConsumer {
+  usable(account: Account, tokenId: string): Promise<PaymentToken>;
   consume(account: Account, tokenId: string, usedBy: string, tx?: Prisma.TransactionClient): Promise<PaymentToken>;
 }
 
@@ -54,7 +55,12 @@ export interface ChargeOrigin {
   heldKey?: HeldKey;
   /** …as what (a charge, unless it is the payment of something else, answered as that is). */
   keyedAs?: KeyedResource;
+  /** What else the charge takes, written with it in its transaction (a payment link's slot): refused, no charge. */
+  takes?: (tx: Prisma.TransactionClient) => Promise<void>;
 }
+
+/** The links a charge row keeps to where it came from. */
+const linksOf = ({ subscriptionId, batchId, paymentLinkId }: ChargeOrigin) => ({ subscriptionId, batchId, paymentLinkId });
 
 const vaultReader = (account: Account) => `secret-key:…${account.secretKeyHint}`;
 
@@ -65,7 +71,7 @@ const vaultReader = (account: Account) => `secret-key:…${account.secretKeyHint
  * and PayTo methods through the debit flow.
  */
 export function createStoredCharging(
-  { db, clock, config }: Dependencies,
+  { db, config }: Dependencies,
   { attempts, debits, vault, tokens, paymentMethods }: StoredChargingDeps,
 ) {
   function cost(provider: ProviderWithFees, cardIin: string | null, currency: Currency, amount: bigint) {
@@ -130,11 +136,11 @@ export function createStoredCharging(
     if (!method.providerId) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method has no provider' });
     const provider = await requireProvider(db, account.id, method.providerId);
     const { currency, amount } = chargeMoney(provider, input);
-    const { chargeId: chosenId, heldKey, keyedAs, ...links } = origin;
-    const chargeId = chosenId ?? heldKey?.resourceId;
+    const { heldKey } = origin;
+    const chargeId = origin.chargeId ?? heldKey?.resourceId;
     const columns = {
       ...chargeDetails(input),
-      ...links,
+      ...linksOf(origin),
       paymentMethodId: method.id,
       customerId: method.customerId,
       recurring: input.recurring ?? null,
@@ -351,17 +357,14 @@ export function createStoredCharging(
   }
 
   async function createTokenCharge(account: Account, input: TokenChargeInput, origin: ChargeOrigin = {}) {
-    const { chargeId: chosenId, heldKey, keyedAs, ...links } = origin;
-    const chargeId = chosenId ?? heldKey?.resourceId ?? newId();
+    const { heldKey, keyedAs, takes } = origin;
+    const chargeId = origin.chargeId ?? heldKey?.resourceId ?? newId();
     // The amount is checked against the token's provider before the token is used up: a client's
     // mistake (currency, decimals) must leave the token usable for the corrected request.
-    const token = await db.paymentToken.findFirst({
-      where: { id: input.token, accountId: account.id, status: 'ACTIVE', expiresAt: { gt: clock.now() } },
-    });
-    const provider = token ? await requireProvider(db, account.id, token.providerId) : undefined;
-    const checked = provider && chargeMoney(provider, input);
-    if (!token?.vaultItemId || !provider || !checked) throw tokenRefused();
-    const { currency, amount } = checked;
+    const token = await tokens.usable(account, input.token);
+    if (!token.vaultItemId) throw tokenRefused();
+    const provider = await requireProvider(db, account.id, token.providerId);
+    const { currency, amount } = chargeMoney(provider, input);
     const expiry = parseExpiry(token.cardExpiry ?? '');
     if (!expiry) throw new ApiError('InvalidExpiryDate');
     const card = await vault.readCard(account, token.vaultItemId, { actor: vaultReader(account), purpose: `charge ${chargeId}` });
@@ -377,7 +380,7 @@ export function createStoredCharging(
         columns: {
           ...chargeDetails(input),
           ...cardColumnsOf(token),
-          ...links,
+          ...linksOf(origin),
           paymentTokenId: token.id,
           transfer: input.transfer as Prisma.InputJsonValue | undefined,
         },
@@ -387,6 +390,7 @@ export function createStoredCharging(
     // The token is used up by the charge it makes, and by no other (of two requests racing for it, one gets it).
     const charge = await db.$transaction(async (tx) => {
       await tokens.consume(account, token.id, `charge:${chargeId}`, tx);
+      await takes?.(tx);
       return insertCharge(tx, row, heldKey, keyedAs);
     });
     const source: PaymentSource = {

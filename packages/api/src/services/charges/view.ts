@@ -21,12 +21,18 @@ export type ChargeRecord = Charge & {
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
-/** The error a failed charge was answered with, from what its row keeps of it. */
-export function failureOf(charge: Pick<Charge, 'id' | 'failureCode' | 'failureMessage' | 'gatewayCode' | 'gatewayMessage'>): ApiError {
+/**
+ * The error a failed charge was answered with, from what its row keeps of it: its failure, and
+ * whether repeating it could succeed as its last attempt said (the catalogue's default without one).
+ */
+export function failureOf(
+  charge: Pick<Charge, 'id' | 'failureCode' | 'failureMessage' | 'gatewayCode' | 'gatewayMessage'> & { attempts: ChargeAttempt[] },
+): ApiError {
   return new ApiError(ERROR_NAMES[charge.failureCode ?? 1] ?? 'UnknownError', {
     message: charge.failureMessage ?? undefined,
     gatewayCode: charge.gatewayCode ?? undefined,
     gatewayMessage: charge.gatewayMessage ?? undefined,
+    retryable: charge.attempts.at(-1)?.isRetryable,
     details: { chargeId: charge.id },
   });
 }

@@ -6,6 +6,7 @@ import { dateRange, paging } from '../../schemas/search';
 import type { ChargeService } from '../charges';
 import type { Dependencies } from '../deps';
 import { createKeyed, type HeldKey, type KeyAnswer } from '../idempotency';
+import { giveBackSlot, takeSlot } from './slots';
 import { requireAmount, requireCurrency } from '../money';
 
 export interface PaymentLinkSearch {
@@ -24,9 +25,9 @@ const linkNotFound = () => notFound('InvalidReferenceId', 'Payment link');
 const soldOut = (link: PaymentLink) => link.limitPayments !== null && link.countPayments >= link.limitPayments;
 
 /**
- * Payment links and the payments made on their hosted page. A payment takes a slot with one
- * conditional UPDATE (countPayments < limitPayments) before the card is charged and gives it back
- * if the charge fails, so concurrent payers can never exceed the limit.
+ * Payment links and the payments made on their hosted page. A payment takes a slot (slots.ts) in
+ * the transaction that writes its charge, before the card is charged, and gives it back if the
+ * charge fails, so concurrent payers can never exceed the limit.
  */
 export function createPaymentLinkService({ db, config }: Dependencies, charges: Pick<ChargeService, 'createTokenCharge' | 'keyAnswers'>) {
   function view(link: LinkWithAccount): PaymentLinkView {
@@ -142,20 +143,19 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
       if (!HOSTED_PAYMENT_TYPES.some((type) => link.allowedPaymentTypes.includes(type))) {
         throw new ApiError('InvalidPaymentType', { message: 'This payment link does not take cards' });
       }
-      const taken = await db.$executeRaw`
-        UPDATE "PaymentLink" SET "countPayments" = "countPayments" + 1
-        WHERE "id" = ${link.id} AND ("limitPayments" IS NULL OR "countPayments" < "limitPayments")`;
-      if (taken !== 1) throw new ApiError('UnableToCharge', { message: 'This payment link takes no more payments' });
+      const currency = requireCurrency(link.currency);
+      const chargeId = heldKey?.resourceId ?? newId();
       try {
-        const currency = requireCurrency(link.currency);
         const charge = await charges.createTokenCharge(
           account,
           { token, amount: formatAmount(link.amount ?? 0n, currency), currency: link.currency, invoiceNumber: link.invoiceId ?? undefined },
-          { paymentLinkId: link.id, heldKey, keyedAs: 'payment-link-payment' },
+          { chargeId, paymentLinkId: link.id, heldKey, keyedAs: 'payment-link-payment', takes: (tx) => takeSlot(tx, link.id) },
         );
         return paymentOf(link, charge);
       } catch (error) {
-        await db.$executeRaw`UPDATE "PaymentLink" SET "countPayments" = "countPayments" - 1 WHERE "id" = ${link.id}`;
+        // A charge made and failed (declined) gives its slot back; one never made took none.
+        const failed = await db.charge.count({ where: { id: chargeId, status: 'FAILED' } });
+        if (failed === 1) await giveBackSlot(db, link.id);
         throw error;
       }
     },

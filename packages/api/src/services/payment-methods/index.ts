@@ -65,6 +65,7 @@ export function createPaymentMethodService(
 
   return {
     prepare: saving.prepare,
+    save: saving.save,
     activeMethod: saving.activeMethod,
     forgetAtProvider,
     recordEvent,
@@ -72,7 +73,7 @@ export function createPaymentMethodService(
     async create(account: Account, source: NewPaymentMethod, heldKey?: HeldKey): Promise<PaymentMethodView> {
       const row = await saving.prepare(account, source, { id: heldKey?.resourceId });
       return db.$transaction(async (tx) => {
-        await tx.paymentMethod.create({ data: row });
+        await saving.save(tx, account, row);
         await bindKey(tx, heldKey, { type: 'payment-method', id: row.id });
         return recordEvent(tx, row.id, 'paymentmethod.created');
       });

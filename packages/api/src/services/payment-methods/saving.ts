@@ -26,7 +26,7 @@ type Columns = Omit<PaymentMethodRow, 'id' | 'accountId'>;
 
 export interface SavingDeps {
   vault: Pick<VaultService, 'sealCard' | 'readCard' | 'consumeCcv'>;
-  tokens: Pick<TokenService, 'consume'>;
+  tokens: Pick<TokenService, 'usable' | 'consume'>;
 }
 
 /**
@@ -163,7 +163,7 @@ export function createSaving({ db, clock, logger, config }: Dependencies, { vaul
     return cardColumns(provider, id, stored.value, true, extras, given);
   }
 
-  async function columnsFor(account: Account, id: string, usedBy: string, source: NewPaymentMethod): Promise<Columns> {
+  async function columnsFor(account: Account, id: string, source: NewPaymentMethod): Promise<Columns> {
     switch (source.kind) {
       case 'card': {
         const card = keyedCard(source.paymentInformation, clock.now(), { allowExpired: source.skipExpiryDateValidation });
@@ -174,7 +174,8 @@ export function createSaving({ db, clock, logger, config }: Dependencies, { vaul
         return { ...columns, vaultItemId: vaulted?.vaultId };
       }
       case 'token': {
-        const token = await tokens.consume(account, source.token, usedBy);
+        // Used up when the payment method is written (save), in the same transaction.
+        const token = await tokens.usable(account, source.token);
         if (!token.vaultItemId) throw new ApiError('InvalidOrExpiredToken');
         const provider = await requireProvider(db, account.id, token.providerId);
         const card = await vault.readCard(account, token.vaultItemId, {
@@ -252,22 +253,27 @@ export function createSaving({ db, clock, logger, config }: Dependencies, { vaul
     activeMethod,
 
     /**
-     * Does the provider work of a new payment method and answers its row, not yet written (the
-     * caller writes it, with its customer when it has one). A payment token it is made from is used
-     * up by `usedBy` ("payment_method:<id>" unless a customer is being created with it). Its id is
-     * `id` when given (an Idempotency-Key's: a repeat after a crash calls the provider with the same keys).
+     * Writes a prepared payment method, and uses up the payment token it was made from by `usedBy`
+     * ("payment_method:<id>" unless a customer is being created with it) in the same transaction:
+     * both or neither, so a crash in between never leaves a token spent on nothing.
      */
-    async prepare(
-      account: Account,
-      source: NewPaymentMethod,
-      owner: { customerId?: string; usedBy?: string; id?: string } = {},
-    ): Promise<PaymentMethodRow> {
+    async save(tx: Prisma.TransactionClient, account: Account, row: PaymentMethodRow, usedBy = `payment_method:${row.id}`) {
+      if (row.paymentTokenId) await tokens.consume(account, row.paymentTokenId, usedBy, tx);
+      await tx.paymentMethod.create({ data: row });
+    },
+
+    /**
+     * Does the provider work of a new payment method and answers its row, not yet written (the
+     * caller writes it with `save`, with its customer when it has one). Its id is `id` when given
+     * (an Idempotency-Key's: a repeat after a crash calls the provider with the same keys).
+     */
+    async prepare(account: Account, source: NewPaymentMethod, owner: { customerId?: string; id?: string } = {}): Promise<PaymentMethodRow> {
       if (source.fallbackPaymentMethodId) {
         const vaultedOwner = source.kind === 'vault' ? (await activeMethod(account, source.paymentMethodId)).customerId : null;
         await requireFallback(account, source.fallbackPaymentMethodId, owner.customerId ?? vaultedOwner);
       }
       const id = owner.id ?? newId();
-      const columns = await columnsFor(account, id, owner.usedBy ?? `payment_method:${id}`, source);
+      const columns = await columnsFor(account, id, source);
       return {
         ...columns,
         id,

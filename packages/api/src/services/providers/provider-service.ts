@@ -266,6 +266,13 @@ export function createProviderService({ db, clock, config }: Dependencies) {
       return toProviderView(await requireProvider(db, account.id, providerId, 404));
     },
 
+    /** The provider as POST /provider answered it, removed since or not (an Idempotency-Key's answer, services/idempotency.ts). */
+    async created(account: Account, providerId: string): Promise<ProviderView> {
+      return toProviderView(
+        await db.provider.findFirstOrThrow({ where: { id: providerId, accountId: account.id }, include: { fees: true } }),
+      );
+    },
+
     /** Active providers, newest first. */
     async list(account: Account, input: { limit?: number; skip?: number }) {
       const where = { accountId: account.id, dateRemoved: null };

@@ -12,6 +12,15 @@ export const tokenRefused = () => new ApiError('InvalidOrExpiredToken', { messag
  */
 export function createTokenConsumer({ db, clock }: Dependencies) {
   return {
+    /** The token, if it can still be used (nothing is changed: `consume` uses it up, in the transaction that uses it). */
+    async usable(account: Account, tokenId: string): Promise<PaymentToken> {
+      const token = await db.paymentToken.findFirst({
+        where: { id: tokenId, accountId: account.id, status: 'ACTIVE', expiresAt: { gt: clock.now() } },
+      });
+      if (!token) throw tokenRefused();
+      return token;
+    },
+
     async consume(account: Account, tokenId: string, usedBy: string, tx?: Prisma.TransactionClient): Promise<PaymentToken> {
       const client = tx ?? db;
       const now = clock.now();
