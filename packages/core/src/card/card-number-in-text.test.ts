@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { containsCardNumber } from './card-number-in-text';
+import { containsCardNumber, maskCardNumbers } from './card-number-in-text';
 
 const VISA = '4111111111111111';
 /** Each digit of `digits` written by `write`. */
 const eachDigit = (digits: string, write: (digit: string) => string) => [...digits].map(write).join('');
 /** The card's digits in groups of four, `separator` between the groups. */
 const grouped = (separator: string, digits = VISA) => digits.match(/\d{4}/g)!.join(separator);
+/** `text` percent-encoded `levels` times: each byte of it as `%XX`, then that text encoded again… */
+const percentEncoded = (text: string, levels: number) => {
+  let encoded = [...new TextEncoder().encode(text)].map((byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+  for (let level = 1; level < levels; level += 1) encoded = encodeURIComponent(encoded);
+  return encoded;
+};
+/** ASCII as its full-width form (U+FF01…U+FF5E), which NFKC folds back. */
+const fullWidth = (text: string) => text.replace(/[!-~]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
 
 describe('containsCardNumber finds a card number', () => {
   it.each([
@@ -79,6 +87,50 @@ describe('containsCardNumber finds a card number', () => {
     ['as JavaScript \\u{} escapes', eachDigit(VISA, (d) => `\\u{3${d}}`)],
     ['as JavaScript \\x escapes', eachDigit(VISA, (d) => `\\x3${d}`)],
     ['as an HTML reference percent-encoded', `${encodeURIComponent('&#52;')}111 1111 1111 1111`],
+    // Any punctuation or symbol between the groups (Unicode's P and S), not a list of them.
+    ['with carets', grouped('^')],
+    ['with backticks', grouped('`')],
+    ['with dollar signs', grouped('$')],
+    ['with euro signs', grouped('\u20ac')],
+    ['with degree signs', grouped('\u00b0')],
+    ['with emoji', grouped('\u{1f4b3}')],
+    ['with replacement characters', grouped('\ufffd')],
+    // Caught before too (other punctuation and math symbols), kept as a review listed them.
+    ['with vertical bars', grouped('|')],
+    ['with asterisks', grouped('*')],
+    ['with number signs', grouped('#')],
+    ['with tildes', grouped('~')],
+    ['with semicolons', grouped(';')],
+    ['with colons', grouped(':')],
+    ['with plus signs', grouped('+')],
+    ['with dashes and spaces around them, again', '4111 - 1111 - 1111 - 1111'],
+    ['with slashes and runs of spaces around them', '4111 /  1111 / 1111 / 1111'],
+    ['with a dash among spaces', '4111-1111 1111-1111'],
+    // Punctuation with spaces around it; a line broken after a separator.
+    ['with full stops and spaces around them', '4111 . 1111 . 1111 . 1111'],
+    ['with commas and spaces around them', '4111 , 1111 , 1111 , 1111'],
+    ['with full stops, the line broken after one', '4111.1111.\n1111.1111'],
+    ['with commas, the line broken after one', 'card 4111,1111,\r\n1111,1111'],
+    // One mistyped separator: several kinds, in the groups printed on cards.
+    ['with a full stop among spaces', '4111 1111 1111.1111'],
+    ['with a slash among spaces and dashes', '5555 5555/5555-4444'],
+    ['with a comma among full stops', 'card 4111.1111,1111.1111 exp 12/30'],
+    ['with several kinds of separators, then its expiry', 'ref 4111 1111 1111.1111 12/30'],
+    ['in American Express groups, several kinds of separators', '3782 822463.10005'],
+    ['of 19 digits in groups, several kinds of separators', '4111 1111 1111 1112.001'],
+    // Escapes in disguise, deeper, or broken.
+    ['as full-width percent escapes', fullWidth(eachDigit(VISA, (d) => `%3${d}`))],
+    ['as percent escapes with full-width digits', eachDigit(VISA, (d) => `%${fullWidth(`3${d}`)}`)],
+    ['as a percent-encoded full-width per cent sign before ASCII hex', eachDigit(VISA, (d) => `%EF%BC%853${d}`)],
+    ['as percent escapes with zero-width spaces in them', eachDigit(VISA, (d) => `%3\u200b${d}`)],
+    ['percent-encoded four times', `https://shop.example/r?u=${percentEncoded(VISA, 4)}`],
+    ['percent-encoded eight times', percentEncoded(grouped(' '), 8)],
+    ['percent-encoded, a byte that is not UTF-8 between its groups', `${percentEncoded('4111', 1)}%FF${percentEncoded('111111111111', 1)}`],
+    [
+      'percent-encoded, a truncated UTF-8 sequence between its groups',
+      `${percentEncoded('4111', 1)}%E2%80${percentEncoded('111111111111', 1)}`,
+    ],
+    ['percent-encoded, bytes that are not UTF-8 in its groups', `%34%31%FF%31%31%31%31%31%31%31%31%31%31%31%31%C0%31%31`],
   ])('%s', (_, text) => {
     expect(containsCardNumber(text)).toBe(true);
   });
@@ -132,8 +184,107 @@ describe('containsCardNumber lets through what is not a card number', () => {
     ['a per cent sign', '100% of 4111'],
     ['malformed escapes', 'https://shop.example/?q=%E2%82&x=%zz&y=%&z=%%34'],
     ['references out of range', '&#99999999; &#x110000; \\u{110000} 4111 1111'],
+    // Lists: an item ends at a comma, full stop, colon or semicolon followed by whitespace.
+    ['a list of numbers, one a line, that would join into a Visa number', 'invoices 4521,\n3321,\n9910,\n2202'],
+    ['a list of numbers with semicolons', 'invoices 4521; 3321; 9910; 2202'],
+    ['a list of numbers with semicolons the French way', 'factures 4521 ; 3321 ; 9910 ; 2202'],
+    ['a list of numbers with full stops, one a line', '4521.\n3321.\n9910.\n2202'],
+    ['two phone numbers in a list, each a Luhn-valid Visa without its +', '+49 1512 3456704, +49 1512 3456704'],
+    ['two phone numbers, one a line', '+49 1512 3456704,\n+49 1512 3456704'],
+    ['a phone number, then a number on the next line', 'tel +49 1512 3456704;\n4111 order'],
+    // Numbers with several kinds of separators that are not in a card's groups.
+    ['amounts in CSV that would join into a Mastercard number', '4,512.00,1,200.00,980.86'],
+    ['amounts written the French way that would join into a Mastercard number', '4 512,00 1 200,00 980,86'],
+    ['a sum that would join into a Mastercard number', 'paid 5,512.10 + 1,200.00 = 6,712.00'],
+    ['two phone numbers that would join into a Mastercard number', '0151-2345-6707 / 0151-2345-6705'],
+    ['times of day that would join into a Diners number', '04:30-15:45, 16:00-17:31'],
+    [
+      'prices, each with its currency sign, that would join into a UnionPay number',
+      '500361 \u20ac2974748 \u20ac8150 \u20ac421 \u20ac1736 \u20ac2712 \u20ac6023',
+    ],
+    ['prices in dollars that would join into a Visa number', '$4111 $1111 $1111 $1111'],
   ])('%s', (_, text) => {
     expect(containsCardNumber(text)).toBe(false);
+  });
+});
+
+describe('containsCardNumber decodes escapes in escapes', () => {
+  it('until a round changes nothing, and at most 8 levels deep: deeper ones stay text', () => {
+    expect(containsCardNumber(percentEncoded(VISA, 8))).toBe(true);
+    expect(containsCardNumber(percentEncoded(VISA, 9))).toBe(false);
+  });
+});
+
+describe('containsCardNumber never throws', () => {
+  const pieces = [
+    '4',
+    '1',
+    '0',
+    ' ',
+    '.',
+    ',',
+    ', ',
+    '-',
+    '+',
+    '%',
+    '%3',
+    '%34',
+    '%FF',
+    '%E2',
+    '%80',
+    '&#',
+    '&#x',
+    ';',
+    '\\u',
+    '\\u{',
+    '\\x',
+    '}',
+    '\ud800',
+    '\udc00',
+    '\u0000',
+    '\u200b',
+    '\u0664',
+    '\uff14',
+    '\uff05',
+    '\ufdfa',
+    '\ufffd',
+    '\ue000',
+    'e',
+    '\n',
+  ];
+  it('on any text made of digits, separators, escapes and their pieces, lone surrogates and NULs', () => {
+    let seed = 17;
+    const random = (below: number) => (seed = (seed * 48271) % 2147483647) % below;
+    for (let i = 0; i < 20_000; i += 1) {
+      const text = Array.from({ length: random(40) }, () => pieces[random(pieces.length)]).join('');
+      expect(() => [containsCardNumber(text), maskCardNumbers(text, () => '*')]).not.toThrow();
+    }
+  });
+});
+
+describe('maskCardNumbers', () => {
+  const mask = (digits: string) => `${digits.slice(0, 6)}…${digits.slice(-4)}`;
+  it.each([
+    ['a card number in groups', 'card 4111 1111 1111 1111 exp 12/30', 'card 411111…1111 exp 12/30'],
+    ['two card numbers', '4111.1111.1111.1111 and 5555^5555^5555^4444!', '411111…1111 and 555555…4444!'],
+    [
+      'a card number in a percent-encoded URL, decoded',
+      `/hook?c=${percentEncoded('4111-1111-1111-1111', 1)}&x=%2F`,
+      '/hook?c=411111…1111&x=/',
+    ],
+    ['full-width digits', '４１１１ １１１１ １１１１ １１１１', '411111…1111'],
+    ['a mistyped separator', 'ref 4111 1111 1111.1111.', 'ref 411111…1111.'],
+  ])('masks %s, in the text made plain', (_, text, masked) => {
+    expect(maskCardNumbers(text, mask)).toBe(masked);
+    expect(containsCardNumber(maskCardNumbers(text, mask))).toBe(false);
+  });
+
+  it.each([
+    ['text without one', 'order %2F1001 caf\u00e9'],
+    ['a UUID and a date', 'cb38f6c6-27b1-4c43-8031-0323136f66eb 2026-11-27'],
+    ['a phone number', '+49 1512 3456704'],
+  ])('leaves %s as it is', (_, text) => {
+    expect(maskCardNumbers(text, mask)).toBe(text);
   });
 });
 
@@ -156,6 +307,17 @@ describe('containsCardNumber takes time in proportion to the text', () => {
     ['digits and zero-width spaces', filled('4\u200b')],
     ['phone number beginnings', filled('+4 ')],
     ['a list', filled('4, ')],
+    ['a list, one a line', filled('4,\n')],
+    ['symbols', filled('4^')],
+    ['several kinds of separators', filled('4 .')],
+    ['groups of four, several kinds of separators', filled('4000 1111.')],
+    ['full-width per cent signs', filled('\uff05\uff13')],
+    ['full-width percent escapes', filled('\uff05\uff13\uff14')],
+    ['escapes nested eight levels deep', filled(percentEncoded('4', 8))],
+    ['escapes nested nine levels deep', filled(percentEncoded('4', 9))],
+    ['Arabic-Indic digits and escapes nested eight levels deep', filled(`\u0664 ${percentEncoded('4', 8)} `)],
+    ['bytes that are not UTF-8', filled('%FF')],
+    ['currency signs', filled('4 \u20ac')],
   ])('%s', (_, text) => {
     const start = performance.now();
     expect(containsCardNumber(text)).toBe(false);
