@@ -22,7 +22,22 @@ const written = (i: number) => WRITTEN[i % WRITTEN.length] ?? '';
 const FULL_WIDTH = '４１１１ １１１１ １１１１ １１１１';
 const ZERO_WIDTH = '5555\u200b5555\u200b5555\u200b4444';
 const PERCENT_ENCODED = '%34%31%31%31%31%31%31%31%31%31%31%31%31%31%31%31';
-const DISGUISED = [FULL_WIDTH, ZERO_WIDTH, PERCENT_ENCODED, '4111%201111%201111%201111', '3782%2D822463%2D10005'];
+const SYMBOLS = '4111^1111^1111^1111';
+const MISTYPED = '5555 5555 5555.4444';
+/** The Visa's digits percent-encoded in full-width characters (％３４％３１…), then that text percent-encoded three times more. */
+const FULL_WIDTH_ESCAPES = '％３４％３１％３１％３１％３１％３１％３１％３１％３１％３１％３１％３１％３１％３１％３１％３１';
+const ENCODED_FOUR_TIMES = encodeURIComponent(encodeURIComponent(encodeURIComponent(PERCENT_ENCODED)));
+const DISGUISED = [
+  FULL_WIDTH,
+  ZERO_WIDTH,
+  PERCENT_ENCODED,
+  '4111%201111%201111%201111',
+  '3782%2D822463%2D10005',
+  SYMBOLS,
+  MISTYPED,
+  FULL_WIDTH_ESCAPES,
+  ENCODED_FOUR_TIMES,
+];
 const REASON = 'Looks like a card number: send card numbers only in card fields';
 
 /** Fields that hold card data or secrets by design, not free text (docs/api.md, "Card numbers in free text"). */
@@ -125,6 +140,14 @@ describe('a card number in free text', () => {
       ],
       ['/webhook/subscription', { url: `https://shop.example/hook/${PERCENT_ENCODED}`, types: ['transaction'] }, 'url'],
       ['/payment_link', { title: 'Tickets', amount: 5, redirectUrl: 'https://shop.example/thanks?c=3782%2D822463%2D10005' }, 'redirectUrl'],
+      ['/charge/card', { ...charge, reference: SYMBOLS }, 'reference'],
+      ['/charge/card', { ...charge, metadata: { note: `card ${MISTYPED} exp 12/30` } }, 'metadata.note'],
+      ['/charge/card', { ...charge, webhook: { url: `https://shop.example/hook?card=${FULL_WIDTH_ESCAPES}` } }, 'webhook.url'],
+      [
+        '/payment_link',
+        { title: 'Tickets', amount: 5, redirectUrl: `https://shop.example/thanks?next=${ENCODED_FOUR_TIMES}` },
+        'redirectUrl',
+      ],
     ] as const;
     for (const [path, body, field] of refusals) {
       const answer = await send('POST', path, body);
@@ -136,7 +159,7 @@ describe('a card number in free text', () => {
     }
   });
 
-  it('lets order numbers and timestamps that merely pass Luhn through, and UUIDs, phone numbers, dates, amounts and IBANs', async () => {
+  it('lets order numbers and timestamps that merely pass Luhn through, and UUIDs, phone numbers, dates, amounts, lists and IBANs', async () => {
     const { status, body } = await send('POST', '/charge/card', {
       amount: 5,
       providerId: a.providerIds[0],
@@ -150,6 +173,10 @@ describe('a card number in free text', () => {
         when: '30/11/2026 14:30:05',
         paid: '4,512.30, 1,200.00, 980.06',
         iban: 'FR34 3000 4000 1234 5670 0012 345',
+        invoices: 'invoices 4521,\n3321,\n9910,\n2202',
+        phones: '+49 1512 3456704, +49 1512 3456704',
+        csv: '4,512.00,1,200.00,980.86',
+        prices: '€8150 €421 €1736 €2712 €6023',
       },
       webhook: { url: 'https://shop.example/hook?next=%2Fthanks&at=2026-11-27T03%3A50%3A32Z&bad=%E2%82%' },
       threeDSNotificationUrl: 'https://shop.example/3ds/d5652c44-FA48-4167-8988-109f186c9f5c?phone=%2B61+2+9876+5432',
