@@ -1,3 +1,4 @@
+import { maskCardNumbers } from '@gateway/core';
 import { pino, type DestinationStream, type Logger } from 'pino';
 
 /**
@@ -23,12 +24,19 @@ const REDACT = [
 
 /** 13 to 19 digits, a space, dash or URL-encoded space allowed between them: what may be a card number. */
 const CARD_LIKE = /\b\d(?:(?:[ -]|%20)?\d){12,18}\b/g;
+const maskCard = (digits: string) => `${digits.slice(0, 6)}…${digits.slice(-4)}`;
 
+/**
+ * Masks what may be a card number: any 13 to 19 digits in a row (Luhn or not), then every card
+ * number the free-text check finds in the disguises it sees through (core's maskCardNumbers:
+ * other separators, invisible characters, digits of other scripts, escapes), in which case the
+ * text is written in its plain form (escapes decoded) with the number masked.
+ */
 export function maskDigits(text: string): string {
-  return text.replace(CARD_LIKE, (run) => {
-    const digits = run.replace(/%20|\D/g, '');
-    return `${digits.slice(0, 6)}…${digits.slice(-4)}`;
-  });
+  return maskCardNumbers(
+    text.replace(CARD_LIKE, (run) => maskCard(run.replace(/%20|\D/g, ''))),
+    maskCard,
+  );
 }
 
 /**
