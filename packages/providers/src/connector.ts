@@ -77,6 +77,95 @@ export type PaymentSource =
   | { type: 'network_token'; networkTokenId: string }
   | { type: 'wallet'; wallet: 'apple_pay'; paymentData: WalletPaymentData };
 
+/**
+ * EMV 3-D Secure as the provider reports it for a payment (docs/three-d-secure.md). `transStatus`:
+ * Y authenticated, A attempted, N not authenticated, R rejected, U unavailable, C challenge required.
+ */
+export interface ThreeDsOutcome {
+  /** The payer saw a challenge, or was authenticated without one. */
+  flow?: 'challenge' | 'frictionless';
+  transStatus?: 'Y' | 'A' | 'N' | 'R' | 'U' | 'C';
+  /** Electronic commerce indicator (05/02 authenticated, 06/01 attempted, 07/00 none). */
+  eci?: string;
+  /** The protocol version, 2.1.0, 2.2.0… */
+  version?: string;
+  /** Whether the liability for fraud moved to the issuer. */
+  liabilityShift?: boolean;
+}
+
+/** An authentication the merchant ran with a 3-D Secure server of its own, passed to the provider (Adyen mpiData). */
+export interface ExternalThreeDs {
+  eci: string;
+  /** The CAVV (or AAV), base64. */
+  authenticationValue: string;
+  dsTransID: string;
+  threeDsVersion: string;
+  transStatus?: 'Y' | 'A' | 'N' | 'R' | 'U';
+}
+
+/** What a browser tells of itself, for the issuer's risk checks (Adyen browserInfo). */
+export interface BrowserInfo {
+  userAgent?: string;
+  acceptHeader?: string;
+  language?: string;
+  colorDepth?: number;
+  screenHeight?: number;
+  screenWidth?: number;
+  timeZoneOffset?: number;
+  javaEnabled?: boolean;
+}
+
+/**
+ * The payer is present and can be sent to the issuer: the payment may be authenticated (3-D
+ * Secure) through the provider's redirect. Absent: no redirect may be asked for, and a card whose
+ * issuer demands authentication is refused (`authentication_required`).
+ */
+export interface AuthenticationRequest {
+  /** Where the provider sends the payer's browser back: the gateway's return URL for this charge. */
+  returnUrl: string;
+  /** The origin of the page the payer pays on (Adyen `origin`). */
+  origin: string;
+  browser: BrowserInfo;
+  /** Whether to ask for authentication whatever the issuer says (Stripe request_three_d_secure `any`); default `automatic`. */
+  request?: 'automatic' | 'any';
+  /** The merchant's name, shown by the issuer (the simulated issuer page). */
+  merchantName: string;
+}
+
+/** The provider wants the payer authenticated by the issuer first: the browser goes to `redirect`. */
+export interface Challenge {
+  /** The provider's page: a GET, or a form POSTed with `data` (auto-submitted). */
+  redirect: { url: string; method: 'GET' | 'POST'; data?: Record<string, string> };
+}
+
+/** Where a payment that waited for the payer's authentication stands. */
+export type AuthenticationResult =
+  /** The payer has not finished (or the provider cannot tell yet). */
+  | { state: 'waiting' }
+  | { state: 'authorised'; authorisation: Authorisation }
+  | { state: 'failed'; failure: ProviderFailure; threeDs?: ThreeDsOutcome };
+
+export interface AuthenticationResultRequest {
+  /** The payment, as `Authorisation.providerChargeId` named it. */
+  providerChargeId: string;
+  /** The authorise call's idempotency key (a follow-up call's own key derives from it). */
+  idempotencyKey: string;
+  amount: bigint;
+  currency: string;
+  capture: boolean;
+  /** What the provider's return brought back (query or form fields: Stripe payment_intent, Adyen redirectResult). */
+  returned?: Record<string, string>;
+  /** A verified notification about the payment, for a provider that cannot be asked without the return (Adyen). */
+  notified?: ProviderNotificationOutcome;
+}
+
+/** The outcome a verified provider notification reported for a payment. */
+export interface ProviderNotificationOutcome {
+  success: boolean;
+  failure?: ProviderFailure;
+  threeDs?: ThreeDsOutcome;
+}
+
 export interface AuthoriseRequest {
   idempotencyKey: string;
   /** 0 authorises nothing: a card verification (void it afterwards). */
@@ -90,6 +179,10 @@ export interface AuthoriseRequest {
   /** The merchant's reference (Adyen: merchantOrderReference; the attempt's key is Adyen's reference). */
   reference?: string;
   descriptor?: string;
+  /** The payer can be redirected for 3-D Secure (the merchant opted in, the payer is present). */
+  authentication?: AuthenticationRequest;
+  /** An authentication the merchant ran elsewhere, passed through. */
+  externalThreeDs?: ExternalThreeDs;
   /**
    * Keeps provider ids the connector needs to reverse this call later (a Stripe payment method id
    * made in an earlier sub-call, say), before the sub-call that moves money: the gateway stores them
@@ -99,7 +192,7 @@ export interface AuthoriseRequest {
 }
 
 /** The non-card parameters of an authorise call, as the gateway stored them with the attempt. */
-export type AttemptParameters = Omit<AuthoriseRequest, 'source' | 'keep'>;
+export type AttemptParameters = Omit<AuthoriseRequest, 'source' | 'keep' | 'authentication' | 'externalThreeDs'>;
 
 /** What the acquirer tells about a card: all a gateway may keep (never the full number). */
 export interface CardSummary {
@@ -124,6 +217,13 @@ export interface Authorisation {
    * capture, pending until its notification. Absent: the capture is done.
    */
   capture?: Modification;
+  /**
+   * The payment waits for the payer's authentication with the issuer (only when the request allowed
+   * it): nothing is authorised yet (`captured` false); `authenticationResult` tells the outcome.
+   */
+  challenge?: Challenge;
+  /** How the payer was authenticated (3-D Secure), when the provider says. */
+  threeDs?: ThreeDsOutcome;
 }
 
 /** A card the acquirer keeps for later payments, known to the gateway by the acquirer's token. */
@@ -255,6 +355,12 @@ export interface ProviderConnector {
    * unknown (timeout). Safe if nothing happened: the acquirer then refuses that key from now on.
    */
   reverse(req: ReverseRequest): Promise<ProviderResult<void>>;
+  /**
+   * Where a payment that waited for the payer's authentication (`Authorisation.challenge`) stands:
+   * after the payer's return, a notification, or when the gateway gives up waiting. Never trusts
+   * the return's parameters alone: the provider is asked (or its verified notification read).
+   */
+  authenticationResult(req: AuthenticationResultRequest): Promise<ProviderResult<AuthenticationResult>>;
   /** One harmless authenticated call: are the credentials good? (the dashboard's "check credentials") */
   checkCredentials(): Promise<ProviderResult<void>>;
 

@@ -1,5 +1,5 @@
 import { findCurrency } from '@gateway/core';
-import type { FailureCategory, ProviderConnector, ProviderFailure } from './connector.js';
+import type { FailureCategory, ProviderConnector, ProviderFailure, ThreeDsOutcome } from './connector.js';
 
 /**
  * What the gateway knows of a kind of provider (dummy, stripe, adyen) before it has a connector:
@@ -30,7 +30,11 @@ export type ProviderOperation =
   | 'bankAccountDebit'
   | 'payTo'
   | 'applePay'
-  | 'notifications';
+  | 'notifications'
+  /** 3-D Secure through the provider's redirect (`AuthoriseRequest.authentication`). */
+  | 'threeDsRedirect'
+  /** An authentication the merchant ran elsewhere, passed through (`AuthoriseRequest.externalThreeDs`). */
+  | 'externalThreeDs';
 
 /** The card operations every card provider type offers, but where it says otherwise. */
 export const CARD_OPERATIONS: readonly ProviderOperation[] = [
@@ -111,6 +115,8 @@ export interface ProviderNotification {
   currency?: string;
   /** Why it failed, from the connector's code table (never the provider's free text). */
   failure?: ProviderFailure;
+  /** For an authorisation: how the payer was authenticated (3-D Secure), when the provider says. */
+  threeDs?: ThreeDsOutcome;
 }
 
 export type NotificationRead =

@@ -248,6 +248,7 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
     debit: async () => unsupported(TYPE, 'bank account debits and PayTo'),
     paymentState: async () => unsupported(TYPE, 'bank account debits and PayTo'),
     createPayToAgreement: async () => unsupported(TYPE, 'PayTo'),
+    authenticationResult: async () => unsupported(TYPE, '3-D Secure redirects'),
   };
 }
 

@@ -323,5 +323,6 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
     debit: async (req) => unsupported('stripe', req.account.type === 'payto' ? 'PayTo' : 'bank account debits'),
     paymentState: async () => unsupported('stripe', 'bank account debits'),
     createPayToAgreement: async () => unsupported('stripe', 'PayTo'),
+    authenticationResult: async () => unsupported('stripe', '3-D Secure redirects'),
   };
 }
