@@ -36,5 +36,5 @@ export {
   type RequestMatch,
   type Violation as StripeViolation,
 } from './stripe/server.js';
-export type { RefundStatus } from './stripe/behaviour.js';
+export type { ChallengeOutcome as StripeChallengeOutcome, RefundStatus } from './stripe/behaviour.js';
 export { STRIPE_TEST_CARDS, type CardBehaviour, type StripeTestCard } from './stripe/test-cards.js';

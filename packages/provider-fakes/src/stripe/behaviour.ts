@@ -10,6 +10,7 @@ import {
   refundObject,
   type CardData,
   type Json,
+  type ThreeDSecureDetails,
 } from './objects.js';
 import { luhnValid, STRIPE_TEST_CARDS, testCard, type StripeTestCard } from './test-cards.js';
 
@@ -85,6 +86,49 @@ export const IMPLEMENTED = [
 
 export type RefundStatus = 'succeeded' | 'pending' | 'failed';
 
+/** What the payer does on a challenge page: Stripe's test page has these two buttons. */
+export type ChallengeOutcome = 'complete' | 'fail';
+
+/** What the behaviour needs of the server around it. */
+export interface BehaviourHooks {
+  /** The address of a payment intent's challenge page, on the fake's own address (not Stripe's API). */
+  challengePage(intentId: string): string;
+  /** A payment intent changed as Stripe announces by an event (`payment_intent.succeeded`…). */
+  announce(type: string, intent: Json): void;
+}
+
+/** A challenge a payment intent waits for: the browser comes back to `returnUrl` after it. */
+interface Challenge {
+  pm: PaymentMethodState;
+  returnUrl: string;
+}
+
+/** How a payment intent is confirmed. */
+interface Confirmation {
+  offSession: boolean;
+  /** A CVC came with the confirmation (a cvc_update token). */
+  cvcGiven: boolean;
+  /** Where the payer's browser returns after a redirect (`return_url`): a challenge is possible. */
+  returnUrl?: string;
+}
+
+/** The payer was authenticated by 3-D Secure 2.2 (`payment_method_details.card.three_d_secure`). */
+const authenticated = (flow: 'challenge' | 'frictionless'): ThreeDSecureDetails => ({
+  authentication_flow: flow,
+  result: 'authenticated',
+  result_reason: null,
+  version: '2.2.0',
+});
+
+/** Stripe's error when the payer failed (or abandoned) a 3-D Secure challenge. */
+const AUTHENTICATION_FAILURE = {
+  type: 'invalid_request_error',
+  code: 'payment_intent_authentication_failure',
+  doc_url: 'https://stripe.com/docs/error-codes/payment-intent-authentication-failure',
+  message:
+    'The provided PaymentMethod has failed authentication. You can provide payment_method_data or a new PaymentMethod to attempt to fulfill this PaymentIntent again.',
+};
+
 export class StripeBehaviour {
   rawCardsAllowed = true;
   /** The status new refunds get: cards refund at once, some take days (pending), a few fail. */
@@ -95,8 +139,13 @@ export class StripeBehaviour {
   readonly charges = new Map<string, Json>();
   readonly refunds = new Map<string, Json>();
   readonly #tokens = new Map<string, { object: Json; data?: CardData; used: boolean; cvc?: string }>();
+  /** Payment intents that were sent to a challenge page, by id (kept once over: the page sends the browser back again). */
+  readonly #challenges = new Map<string, Challenge>();
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly hooks: BehaviourHooks,
+  ) {}
 
   #created(): number {
     return Math.floor(this.now() / 1000);
@@ -137,15 +186,15 @@ export class StripeBehaviour {
       case 'post /v1/tokens':
         return this.#createToken(params);
       case 'post /v1/payment_intents':
-        return this.#createIntent(params);
+        return this.#expanding(params, () => this.#createIntent(params));
       case 'get /v1/payment_intents/search':
         return this.#searchIntents(params);
       case 'get /v1/payment_intents/{intent}':
-        return this.#withIntent(id, ok);
+        return this.#expanding(params, () => this.#withIntent(id, ok));
       case 'post /v1/payment_intents/{intent}/capture':
-        return this.#withIntent(id, (intent) => this.#capture(intent, params));
+        return this.#expanding(params, () => this.#withIntent(id, (intent) => this.#capture(intent, params)));
       case 'post /v1/payment_intents/{intent}/cancel':
-        return this.#withIntent(id, (intent) => this.#cancel(intent, params));
+        return this.#expanding(params, () => this.#withIntent(id, (intent) => this.#cancel(intent, params)));
       case 'post /v1/refunds':
         return this.#refund(params);
       case 'get /v1/refunds/{refund}': {
@@ -291,6 +340,19 @@ export class StripeBehaviour {
     });
   }
 
+  /**
+   * A payment intent answer with the fields `expand[]` names as objects (a copy: the answer is what
+   * it was when given). The fake expands `latest_charge` only, and refuses anything else first.
+   */
+  #expanding(params: Json, run: () => Answer): Answer {
+    const expand = Array.isArray(params.expand) ? (params.expand as unknown[]) : [];
+    const other = expand.find((field) => field !== 'latest_charge');
+    if (other !== undefined) return invalid(`The fake Stripe expands latest_charge only, not ${String(other)}`, { param: 'expand' });
+    const answer = run();
+    const charge = answer.status === 200 && expand.length > 0 ? this.charges.get(answer.body.latest_charge as string) : undefined;
+    return charge ? ok({ ...structuredClone(answer.body), latest_charge: structuredClone(charge) }) : answer;
+  }
+
   #withIntent(id: string, then: (intent: Json) => Answer): Answer {
     const intent = this.intents.get(id);
     return intent ? then(intent) : missing('payment_intent', id);
@@ -301,9 +363,11 @@ export class StripeBehaviour {
     const currency = String(params.currency);
     const amountProblem = amountError(currency, amount);
     if (amountProblem) return amountProblem;
-    if (params.off_session !== undefined && params.confirm !== true) {
-      return invalid('off_session can only be used with confirm=true', { param: 'off_session' });
+    for (const param of ['off_session', 'return_url']) {
+      if (params[param] !== undefined && params.confirm !== true) return invalid(`${param} can only be used with confirm=true`, { param });
     }
+    const returnUrl = params.return_url as string | undefined;
+    if (returnUrl !== undefined && !URL.canParse(returnUrl)) return invalid('Not a valid URL', { param: 'return_url' });
     const pmId = params.payment_method as string | undefined;
     const pm = pmId === undefined ? undefined : this.#paymentMethod(pmId);
     if (pmId !== undefined && !pm) return missing('PaymentMethod', pmId, 'payment_method');
@@ -333,40 +397,119 @@ export class StripeBehaviour {
     }
     if (token) token.used = true;
     if (pm.object.customer === null && this.paymentMethods.has(pmId!)) pm.spent = true;
-    return this.#confirm(intent, pm, params.off_session !== undefined && params.off_session !== false, token !== undefined);
+    const offSession = params.off_session !== undefined && params.off_session !== false;
+    return this.#confirm(intent, pm, { offSession, cvcGiven: token !== undefined, returnUrl });
   }
 
-  #confirm(intent: Json, pm: PaymentMethodState, offSession: boolean, cvcGiven: boolean): Answer {
+  #confirm(intent: Json, pm: PaymentMethodState, how: Confirmation): Answer {
     const { behaviour } = pm.data.card;
-    const refusal = (code: string, declineCode: string) => {
-      const charge = chargeObject(newId('ch'), intent, this.#created(), { code, message: 'Your card was declined.' });
-      this.charges.set(charge.id as string, charge);
-      const error = { type: 'card_error', code, decline_code: declineCode, message: 'Your card was declined.', charge: charge.id };
-      Object.assign(intent, { status: 'requires_payment_method', latest_charge: charge.id, last_payment_error: error });
-      return cardError(code, declineCode, { charge: charge.id, payment_intent: intent, payment_method: pm.object });
-    };
-    if (behaviour.kind === 'decline') return refusal(behaviour.code, behaviour.declineCode);
-    if (behaviour.kind === 'cvc_check_fails' && (cvcGiven || pm.data.cvcGiven)) return refusal('incorrect_cvc', 'incorrect_cvc');
-    if (behaviour.kind === 'authenticate') {
-      if (offSession) return refusal('authentication_required', 'authentication_required');
-      Object.assign(intent, {
-        status: 'requires_action',
-        next_action: {
-          type: 'use_stripe_sdk',
-          use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: 'https://hooks.stripe.com/3d_secure_2/hosted' },
-        },
-      });
-      return ok(intent);
+    if (behaviour.kind === 'decline') return this.#decline(intent, pm, behaviour);
+    if (behaviour.kind === 'cvc_check_fails' && (how.cvcGiven || pm.data.cvcGiven))
+      return this.#decline(intent, pm, { code: 'incorrect_cvc', declineCode: 'incorrect_cvc' });
+    const requested = ((intent.payment_method_options as Json).card as Json).request_three_d_secure === 'any';
+    if (behaviour.kind === 'authenticate' || (behaviour.kind === 'frictionless' && requested)) {
+      if (how.offSession) return this.#decline(intent, pm, { code: 'authentication_required', declineCode: 'authentication_required' });
+      return this.#requireAction(intent, pm, how.returnUrl);
     }
-    const charge = chargeObject(newId('ch'), intent, this.#created());
+    // A card enrolled in 3-D Secure 2 is authenticated without a challenge when the browser can be sent to the issuer.
+    this.#authorise(intent, pm, behaviour.kind === 'frictionless' && how.returnUrl !== undefined ? authenticated('frictionless') : null);
+    return ok(intent);
+  }
+
+  /** The issuer declines: a failed charge, the intent back to requires_payment_method, a card error. */
+  #decline(
+    intent: Json,
+    pm: PaymentMethodState,
+    decline: { code: string; declineCode: string },
+    threeDSecure: ThreeDSecureDetails | null = null,
+  ) {
+    const { code, declineCode } = decline;
+    const charge = chargeObject(
+      newId('ch'),
+      intent,
+      this.#created(),
+      { pm: pm.object, threeDSecure },
+      { code, message: 'Your card was declined.' },
+    );
     this.charges.set(charge.id as string, charge);
-    intent.latest_charge = charge.id;
-    if (intent.capture_method === 'manual') Object.assign(intent, { status: 'requires_capture', amount_capturable: intent.amount });
-    else {
+    const error = { type: 'card_error', code, decline_code: declineCode, message: 'Your card was declined.', charge: charge.id };
+    Object.assign(intent, { status: 'requires_payment_method', latest_charge: charge.id, last_payment_error: error, next_action: null });
+    this.hooks.announce('payment_intent.payment_failed', intent);
+    return cardError(code, declineCode, { charge: charge.id, payment_intent: intent, payment_method: pm.object });
+  }
+
+  /** The issuer authorises: a charge, and the intent waits for its capture or is paid. */
+  #authorise(intent: Json, pm: PaymentMethodState, threeDSecure: ThreeDSecureDetails | null): void {
+    const charge = chargeObject(newId('ch'), intent, this.#created(), { pm: pm.object, threeDSecure });
+    this.charges.set(charge.id as string, charge);
+    Object.assign(intent, { latest_charge: charge.id, next_action: null });
+    if (intent.capture_method === 'manual') {
+      Object.assign(intent, { status: 'requires_capture', amount_capturable: intent.amount });
+      this.hooks.announce('payment_intent.amount_capturable_updated', intent);
+    } else {
       Object.assign(intent, { status: 'succeeded', amount_received: intent.amount });
       Object.assign(charge, { captured: true, amount_captured: intent.amount });
+      this.hooks.announce('payment_intent.succeeded', intent);
     }
+  }
+
+  /**
+   * The payer must authenticate: with a `return_url`, on a challenge page the browser is redirected
+   * to; without one only Stripe.js can run it (`use_stripe_sdk`), which the fake does not.
+   */
+  #requireAction(intent: Json, pm: PaymentMethodState, returnUrl: string | undefined): Answer {
+    const id = intent.id as string;
+    if (returnUrl !== undefined) this.#challenges.set(id, { pm, returnUrl });
+    const next_action =
+      returnUrl === undefined
+        ? {
+            type: 'use_stripe_sdk',
+            use_stripe_sdk: { type: 'three_d_secure_redirect', stripe_js: 'https://hooks.stripe.com/3d_secure_2/hosted' },
+          }
+        : { type: 'redirect_to_url', redirect_to_url: { url: this.hooks.challengePage(id), return_url: returnUrl } };
+    Object.assign(intent, { status: 'requires_action', next_action });
+    this.hooks.announce('payment_intent.requires_action', intent);
     return ok(intent);
+  }
+
+  /** Whether a payment intent's challenge page still takes an answer. */
+  challengeOpen(id: string): boolean {
+    return this.#challenges.has(id) && this.intents.get(id)?.status === 'requires_action';
+  }
+
+  /**
+   * The payer's answer on a challenge page. Completed, the payment goes on as the card does (the
+   * issuer may still decline); failed, the intent needs another payment method. Answers where the
+   * page sends the browser: the return URL with `payment_intent` and `payment_intent_client_secret`.
+   * Once the challenge is over (answered, or the intent cancelled) nothing changes and the browser
+   * is sent back again. Undefined for an intent that never had a challenge page.
+   */
+  answerChallenge(id: string, outcome: ChallengeOutcome): string | undefined {
+    const challenge = this.#challenges.get(id);
+    const intent = this.intents.get(id);
+    if (!challenge || !intent) return undefined;
+    if (intent.status === 'requires_action') {
+      const { behaviour } = challenge.pm.data.card;
+      if (outcome === 'fail') {
+        const error = { ...AUTHENTICATION_FAILURE, payment_method: challenge.pm.object };
+        Object.assign(intent, { status: 'requires_payment_method', next_action: null, last_payment_error: error });
+        this.hooks.announce('payment_intent.payment_failed', intent);
+      } else if (behaviour.kind === 'authenticate' && behaviour.declineAfter) {
+        this.#decline(intent, challenge.pm, behaviour.declineAfter, authenticated('challenge'));
+      } else this.#authorise(intent, challenge.pm, authenticated('challenge'));
+    }
+    return this.returnAddress(id);
+  }
+
+  /** Where a challenge page sends the browser back: the return URL with `payment_intent` and `payment_intent_client_secret`. */
+  returnAddress(id: string): string | undefined {
+    const challenge = this.#challenges.get(id);
+    const intent = this.intents.get(id);
+    if (!challenge || !intent) return undefined;
+    const back = new URL(challenge.returnUrl);
+    back.searchParams.append('payment_intent', id);
+    back.searchParams.append('payment_intent_client_secret', intent.client_secret as string);
+    return back.toString();
   }
 
   #capture(intent: Json, params: Json): Answer {
@@ -388,6 +531,7 @@ export class StripeBehaviour {
     const charge = this.charges.get(intent.latest_charge as string)!;
     // The part not captured is released: Stripe counts it as refunded on the charge.
     Object.assign(charge, { captured: true, amount_captured: amount, amount_refunded: (intent.amount as number) - amount });
+    this.hooks.announce('payment_intent.succeeded', intent);
     return ok(intent);
   }
 
@@ -407,6 +551,7 @@ export class StripeBehaviour {
       cancellation_reason: params.cancellation_reason ?? null,
       next_action: null,
     });
+    this.hooks.announce('payment_intent.canceled', intent);
     return ok(intent);
   }
 

@@ -1,7 +1,8 @@
 /**
  * Runs a fake Stripe on its own, for tests whose gateway runs in another process (Playwright, crash
  * tests): `tsx packages/provider-fakes/src/stripe/cli.ts [--port 12111] [--secret-key sk_test_…] [--no-raw-cards]`.
- * Prints one JSON line `{"url":…,"secretKey":…}`; `GET <url>/_fake/state` answers what it holds.
+ * Prints one JSON line `{"url":…,"secretKey":…}`; `GET <url>/_fake/state` answers what it holds (events
+ * included), and `<url>/_fake/3ds/{payment intent}` is the 3-D Secure challenge page a browser can press.
  * Stops on SIGTERM or SIGINT.
  */
 import { parseArgs } from 'node:util';

@@ -108,7 +108,13 @@ export function paymentIntentObject(id: string, params: Json, created: number): 
     on_behalf_of: null,
     payment_method: params.payment_method ?? null,
     payment_method_options: {
-      card: { installments: null, mandate_options: null, network: null, request_three_d_secure: 'automatic' },
+      card: {
+        installments: null,
+        mandate_options: null,
+        network: null,
+        request_three_d_secure:
+          ((params.payment_method_options as Json | undefined)?.card as Json | undefined)?.request_three_d_secure ?? 'automatic',
+      },
     },
     payment_method_types: params.payment_method_types ?? ['card'],
     processing: null,
@@ -124,7 +130,44 @@ export function paymentIntentObject(id: string, params: Json, created: number): 
   };
 }
 
-export function chargeObject(id: string, intent: Json, created: number, failure?: { code: string; message: string }): Json {
+/** A charge's `payment_method_details.card.three_d_secure` (three_d_secure_details), or null without 3-D Secure. */
+export interface ThreeDSecureDetails {
+  authentication_flow: 'challenge' | 'frictionless' | null;
+  result: 'authenticated' | 'attempt_acknowledged' | 'exempted' | 'failed' | 'not_supported' | 'processing_error' | null;
+  result_reason: string | null;
+  version: '1.0.2' | '2.1.0' | '2.2.0' | null;
+}
+
+/** What a charge tells of the card it was made with (its payment method's card) and of its 3-D Secure. */
+function cardDetails(pm: Json, threeDSecure: ThreeDSecureDetails | null): Json {
+  const card = pm.card as Json;
+  return {
+    type: 'card',
+    card: {
+      brand: card.brand,
+      checks: card.checks,
+      country: card.country,
+      exp_month: card.exp_month,
+      exp_year: card.exp_year,
+      fingerprint: card.fingerprint,
+      funding: card.funding,
+      installments: null,
+      last4: card.last4,
+      mandate: null,
+      network: card.brand,
+      three_d_secure: threeDSecure,
+      wallet: null,
+    },
+  };
+}
+
+export function chargeObject(
+  id: string,
+  intent: Json,
+  created: number,
+  paidWith: { pm: Json; threeDSecure: ThreeDSecureDetails | null },
+  failure?: { code: string; message: string },
+): Json {
   return {
     id,
     object: 'charge',
@@ -150,6 +193,7 @@ export function chargeObject(id: string, intent: Json, created: number, failure?
     paid: !failure,
     payment_intent: intent.id,
     payment_method: intent.payment_method,
+    payment_method_details: cardDetails(paidWith.pm, paidWith.threeDSecure),
     refunded: false,
     status: failure ? 'failed' : 'succeeded',
   };

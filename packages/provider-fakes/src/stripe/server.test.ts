@@ -155,3 +155,164 @@ describe('what the fake keeps and sends', () => {
     expect(violationsSince(before)).toEqual([]);
   });
 });
+
+describe('3-D Secure', () => {
+  const withCard = (pm: string, extra = '') =>
+    `amount=1000&currency=usd&payment_method=${pm}&confirm=true&payment_method_types[0]=card&expand[0]=latest_charge${extra}`;
+  const RETURN = 'https://gateway.example/3ds/return?charge=c1';
+  const redirected = `&return_url=${encodeURIComponent(RETURN)}`;
+  const threeDSecureOf = (intent: Record<string, any>) => intent.latest_charge?.payment_method_details?.card?.three_d_secure;
+  const retrieve = async (id: string) => (await call('GET', `/v1/payment_intents/${id}?expand[0]=latest_charge`)).body;
+  const press = (url: string, outcome: string) =>
+    fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `outcome=${outcome}`,
+    });
+  const returnOf = (id: string, secret: string) =>
+    `${RETURN}&payment_intent=${id}&payment_intent_client_secret=${encodeURIComponent(secret)}`;
+
+  it('sends a card that needs a challenge to the fake’s page, whose "Complete authentication" authorises it and sends the browser back', async () => {
+    const before = fake.violations.length;
+    const created = await call(
+      'POST',
+      '/v1/payment_intents',
+      withCard('pm_card_threeDSecure2Required', `&capture_method=manual${redirected}`),
+    );
+    const { id, client_secret: secret } = created.body as { id: string; client_secret: string };
+    expect(created.body).toMatchObject({
+      status: 'requires_action',
+      latest_charge: null,
+      next_action: { type: 'redirect_to_url', redirect_to_url: { url: fake.challengeUrl(id), return_url: RETURN } },
+    });
+    expect(fake.challengeUrl(id)).toBe(`${fake.url}/_fake/3ds/${id}`);
+
+    const shown = await fetch(fake.challengeUrl(id));
+    const html = await shown.text();
+    expect(shown.status).toBe(200);
+    expect(html).toContain('>Complete authentication</button>');
+    expect(html).toContain('>Fail authentication</button>');
+    expect(html).not.toContain('Cancel');
+
+    const pressed = await press(fake.challengeUrl(id), 'complete');
+    expect(pressed.status).toBe(303);
+    expect(pressed.headers.get('location')).toBe(returnOf(id, secret));
+    const intent = await retrieve(id);
+    expect(intent).toMatchObject({ status: 'requires_capture', amount_capturable: 1000, next_action: null });
+    expect(threeDSecureOf(intent)).toEqual({
+      authentication_flow: 'challenge',
+      result: 'authenticated',
+      result_reason: null,
+      version: '2.2.0',
+    });
+    expect(fake.events({ paymentIntent: id }).map((e) => e.type)).toEqual([
+      'payment_intent.requires_action',
+      'payment_intent.amount_capturable_updated',
+    ]);
+
+    // Pressed again (a double click, the back button): nothing changes, the browser goes back again.
+    expect((await press(fake.challengeUrl(id), 'fail')).headers.get('location')).toBe(returnOf(id, secret));
+    expect((await retrieve(id)).status).toBe('requires_capture');
+    expect(await (await fetch(fake.challengeUrl(id))).text()).toContain('This authentication is over');
+    expect(violationsSince(before)).toEqual([]);
+  });
+
+  it('fails the authentication with "Fail authentication": requires_payment_method, payment_intent_authentication_failure, no charge', async () => {
+    const before = fake.violations.length;
+    const { body } = await call('POST', '/v1/payment_intents', withCard('pm_card_authenticationRequired', redirected));
+    const back = fake.completeChallenge(body.id as string, 'fail');
+    expect(back).toBe(returnOf(body.id as string, body.client_secret as string));
+    const intent = await retrieve(body.id as string);
+    expect(intent).toMatchObject({
+      status: 'requires_payment_method',
+      latest_charge: null,
+      last_payment_error: { type: 'invalid_request_error', code: 'payment_intent_authentication_failure' },
+    });
+    expect(fake.events({ paymentIntent: body.id as string }).map((e) => e.type)).toEqual([
+      'payment_intent.requires_action',
+      'payment_intent.payment_failed',
+    ]);
+    expect(fake.completeChallenge(body.id as string, 'complete')).toBe(back);
+    expect((await retrieve(body.id as string)).status).toBe('requires_payment_method');
+    expect(violationsSince(before)).toEqual([]);
+  });
+
+  it('declines 4000008400001629 after its challenge is passed, and keeps the authentication on the failed charge', async () => {
+    const pm = fake.clientPaymentMethod('4000008400001629');
+    const { body } = await call('POST', '/v1/payment_intents', withCard(pm, redirected));
+    expect(body.status).toBe('requires_action');
+    fake.completeChallenge(body.id as string, 'complete');
+    const intent = await retrieve(body.id as string);
+    expect(intent).toMatchObject({
+      status: 'requires_payment_method',
+      last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline' },
+      latest_charge: { status: 'failed', paid: false },
+    });
+    expect(threeDSecureOf(intent)).toMatchObject({ authentication_flow: 'challenge', result: 'authenticated' });
+    expect(fake.events({ paymentIntent: body.id as string, type: 'payment_intent.payment_failed' })).toHaveLength(1);
+  });
+
+  it('authenticates 4000000000003055 without a challenge when the browser can be redirected, and challenges it when 3-D Secure is requested', async () => {
+    const frictionless = await call('POST', '/v1/payment_intents', withCard('pm_card_threeDSecureOptional', redirected));
+    expect(frictionless.body).toMatchObject({ status: 'succeeded', amount_received: 1000 });
+    expect(threeDSecureOf(frictionless.body)).toMatchObject({ authentication_flow: 'frictionless', result: 'authenticated' });
+    const without = await call('POST', '/v1/payment_intents', withCard('pm_card_threeDSecureOptional'));
+    expect(without.body.status).toBe('succeeded');
+    expect(threeDSecureOf(without.body)).toBeNull();
+    const requested = await call(
+      'POST',
+      '/v1/payment_intents',
+      withCard('pm_card_threeDSecureOptional', `${redirected}&payment_method_options[card][request_three_d_secure]=any`),
+    );
+    expect(requested.body).toMatchObject({
+      status: 'requires_action',
+      next_action: { type: 'redirect_to_url' },
+      payment_method_options: { card: { request_three_d_secure: 'any' } },
+    });
+    fake.completeChallenge(requested.body.id as string, 'complete');
+    expect(threeDSecureOf(await retrieve(requested.body.id as string))).toMatchObject({ authentication_flow: 'challenge' });
+    // A card without 3-D Secure enrolment is not challenged even when asked.
+    const visa = await call(
+      'POST',
+      '/v1/payment_intents',
+      withCard('pm_card_visa', `${redirected}&payment_method_options[card][request_three_d_secure]=any`),
+    );
+    expect(visa.body.status).toBe('succeeded');
+  });
+
+  it('leaves a challenge to Stripe.js without a return_url, and answers authentication_required off session', async () => {
+    const sdk = await call('POST', '/v1/payment_intents', withCard('pm_card_threeDSecure2Required'));
+    expect(sdk.body).toMatchObject({ status: 'requires_action', next_action: { type: 'use_stripe_sdk' } });
+    expect(() => fake.completeChallenge(sdk.body.id as string, 'complete')).toThrow(/no challenge page/);
+    expect((await fetch(fake.challengeUrl(sdk.body.id as string))).status).toBe(404);
+    const offSession = await call(
+      'POST',
+      '/v1/payment_intents',
+      withCard('pm_card_threeDSecure2Required', `${redirected}&off_session=true`),
+    );
+    expect(offSession).toMatchObject({ status: 402, body: { error: { code: 'authentication_required' } } });
+  });
+
+  it('closes the challenge of a cancelled payment intent: the page only sends the browser back', async () => {
+    const { body } = await call('POST', '/v1/payment_intents', withCard('pm_card_threeDSecure2Required', redirected));
+    const id = body.id as string;
+    expect((await call('POST', `/v1/payment_intents/${id}/cancel`, '')).body.status).toBe('canceled');
+    expect(await (await fetch(fake.challengeUrl(id))).text()).toContain('This authentication is over');
+    expect((await press(fake.challengeUrl(id), 'complete')).status).toBe(303);
+    expect((await retrieve(id)).status).toBe('canceled');
+    expect(fake.events({ paymentIntent: id }).map((e) => e.type)).toEqual(['payment_intent.requires_action', 'payment_intent.canceled']);
+    const [waiting] = fake.events({ paymentIntent: id });
+    expect(waiting).toMatchObject({ data: { object: { status: 'requires_action' } } });
+  });
+
+  it('refuses a return_url without confirm=true, a return_url that is no URL, and an expansion it does not make', async () => {
+    const intentOnly = 'amount=1000&currency=usd&payment_method=pm_card_visa&payment_method_types[0]=card';
+    expect((await call('POST', '/v1/payment_intents', `${intentOnly}${redirected}`)).body.error).toMatchObject({ param: 'return_url' });
+    expect((await call('POST', '/v1/payment_intents', `${intentOnly}&confirm=true&return_url=nowhere`)).body.error).toMatchObject({
+      param: 'return_url',
+    });
+    expect((await call('POST', '/v1/payment_intents', `${intentOnly}&expand[0]=customer`)).body.error).toMatchObject({ param: 'expand' });
+    expect((await press(`${fake.url}/_fake/3ds/pi_unknown`, 'complete')).status).toBe(404);
+  });
+});

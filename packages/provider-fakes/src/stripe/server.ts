@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import qs from 'qs';
-import { IMPLEMENTED, StripeBehaviour, type Answer, type RefundStatus } from './behaviour.js';
+import { IMPLEMENTED, StripeBehaviour, type Answer, type ChallengeOutcome, type RefundStatus } from './behaviour.js';
+import { CHALLENGE_PATH, serveChallengePage } from './challenge-page.js';
 import { DESCRIPTION_API_VERSION, stripeContract, type Operation } from './contract.js';
 import { postEvent, signStripePayload } from './events.js';
 import { newId, type Json } from './objects.js';
@@ -91,6 +92,24 @@ export interface FakeStripe {
   paymentMethods(): Json[];
   /** An event (`payment_intent.succeeded`, `charge.refunded`, `refund.updated`…) about an object as it stands now. */
   event(type: string, objectId: string): Json;
+  /**
+   * The events Stripe would have sent so far, oldest first, each about its payment intent as it was
+   * then: `payment_intent.requires_action`, `.amount_capturable_updated`, `.succeeded`,
+   * `.payment_failed`, `.canceled`. Deliver one with `sendEvent`.
+   */
+  events(filter?: { type?: string; paymentIntent?: string }): Json[];
+  /**
+   * The challenge page of a payment intent waiting for 3-D Secure (its `next_action.redirect_to_url.url`),
+   * with the buttons "Complete authentication" and "Fail authentication" for a browser to press.
+   */
+  challengeUrl(paymentIntentId: string): string;
+  /**
+   * Presses a button of the challenge page without a browser: the payment intent goes on as its
+   * card does, or fails authentication. Answers where the page sends the browser (the return URL
+   * with `payment_intent` and `payment_intent_client_secret`); once the challenge is over nothing
+   * changes and the same address is answered. Throws for an intent that never had a challenge page.
+   */
+  completeChallenge(paymentIntentId: string, outcome: ChallengeOutcome): string;
   /** Delivers an event to a URL signed with a whsec_ secret (timestamp in seconds, default now). */
   sendEvent(url: string, event: Json, secret: string, options?: { timestamp?: number }): Promise<{ status: number; body: string }>;
   close(): Promise<void>;
@@ -113,6 +132,8 @@ export const STATE_PATH = '/_fake/state';
 /** The objects the fake sends events about. */
 const EVENT_OBJECTS = ['payment_intent', 'charge', 'refund'] as const;
 const DEFAULT_KEY = 'sk_test_51FakeGateway0000000000000000';
+
+const eventObject = (event: Json) => (event.data as { object: Json }).object;
 
 const matches = (match: RequestMatch, method: string, path: string) =>
   (match.method === undefined || match.method.toUpperCase() === method) &&
@@ -159,7 +180,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   contract.prepare(operations, ['event', ...EVENT_OBJECTS]);
   const now = options.now ?? Date.now;
   const secretKey = options.secretKey ?? DEFAULT_KEY;
-  const behaviour = new StripeBehaviour(now);
+  let origin = '';
+  const challengeUrl = (intentId: string) => `${origin}${CHALLENGE_PATH}${intentId}`;
+  const recorded: Json[] = [];
+  const behaviour = new StripeBehaviour(now, {
+    challengePage: challengeUrl,
+    announce: (type, intent) => recorded.push(eventAbout(type, 'payment_intent', structuredClone(intent))),
+  });
   behaviour.rawCardsAllowed = options.rawCardsAllowed ?? true;
   const journal: JournalEntry[] = [];
   const violations: Violation[] = [];
@@ -210,6 +237,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       return;
     }
     const raw = await readBody(req);
+    if (path.startsWith(CHALLENGE_PATH)) {
+      serveChallengePage(behaviour, method, decodeURIComponent(path.slice(CHALLENGE_PATH.length)), raw, res);
+      return;
+    }
     const params = (method === 'POST' ? qs.parse(raw, { depth: 20, arrayLimit: 100 }) : qs.parse(url.search.slice(1))) as Json;
     const idempotencyKey = req.headers['idempotency-key'] as string | undefined;
     const stripeVersion = req.headers['stripe-version'] as string | undefined;
@@ -301,6 +332,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
   const objectSchemas: Record<(typeof EVENT_OBJECTS)[number], Map<string, Json>> = {
     payment_intent: behaviour.intents,
     charge: behaviour.charges,
@@ -313,13 +345,31 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     refunds: copy(behaviour.refunds.values()),
     customers: copy(behaviour.customers.values()),
     paymentMethods: copy([...behaviour.paymentMethods.values()].map((pm) => pm.object)),
+    events: recorded,
     requests: journal,
     violations,
   });
+  /** An event about an object as it is now (a copy), checked against the description like every answer. */
+  function eventAbout(type: string, schema: string, object: Json): Json {
+    const event = {
+      id: newId('evt'),
+      object: 'event',
+      api_version: DESCRIPTION_API_VERSION,
+      created: Math.floor(now() / 1000),
+      data: { object },
+      livemode: false,
+      pending_webhooks: 1,
+      request: { id: null, idempotency_key: null },
+      type,
+    };
+    const problems = [...contract.checkObject('event', event), ...contract.checkObject(schema, object)];
+    if (problems.length) violations.push({ method: 'EVENT', path: type, direction: 'event', problems });
+    return event;
+  }
   const expiry = (e?: { month: number; year: number }) => e ?? { month: 12, year: new Date(now()).getUTCFullYear() + 3 };
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: origin,
     secretKey,
     requests: journal,
     violations,
@@ -343,21 +393,17 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     event: (type, objectId) => {
       const [schema, objects] = Object.entries(objectSchemas).find(([, map]) => map.has(objectId)) ?? [];
       if (!schema || !objects) throw new Error(`The fake Stripe has no payment intent, charge or refund ${objectId}`);
-      const object = structuredClone(objects.get(objectId)!);
-      const event = {
-        id: newId('evt'),
-        object: 'event',
-        api_version: DESCRIPTION_API_VERSION,
-        created: Math.floor(now() / 1000),
-        data: { object },
-        livemode: false,
-        pending_webhooks: 1,
-        request: { id: null, idempotency_key: null },
-        type,
-      };
-      const problems = [...contract.checkObject('event', event), ...contract.checkObject(schema, object)];
-      if (problems.length) violations.push({ method: 'EVENT', path: type, direction: 'event', problems });
-      return event;
+      return eventAbout(type, schema, structuredClone(objects.get(objectId)!));
+    },
+    events: ({ type, paymentIntent } = {}) =>
+      recorded
+        .filter((e) => (type === undefined || e.type === type) && (paymentIntent === undefined || eventObject(e).id === paymentIntent))
+        .map((e) => structuredClone(e)),
+    challengeUrl,
+    completeChallenge: (id, outcome) => {
+      const back = behaviour.answerChallenge(id, outcome);
+      if (back === undefined) throw new Error(`The fake Stripe has no challenge page for ${id}`);
+      return back;
     },
     sendEvent: (url, event, secret, { timestamp = Math.floor(now() / 1000) } = {}) => {
       const payload = JSON.stringify(event, null, 2);

@@ -9,8 +9,17 @@ export type CardBehaviour =
   | { kind: 'approve' }
   /** Refused when charged; `onAttach`: also when attached to a customer (Stripe checks the card then). */
   | { kind: 'decline'; code: string; declineCode: string; onAttach: boolean }
-  /** 3-D Secure must be completed: `requires_action` on session, `authentication_required` off session. */
-  | { kind: 'authenticate' }
+  /**
+   * 3-D Secure must be completed: a challenge on session (a redirect with `return_url`, Stripe.js
+   * otherwise), `authentication_required` off session. `declineAfter`: the issuer declines once the
+   * payer passed the challenge.
+   */
+  | { kind: 'authenticate'; declineAfter?: { code: string; declineCode: string } }
+  /**
+   * 3-D Secure 2 supported, not required: authenticated without a challenge when the payer can be
+   * redirected (`return_url`); challenged when 3-D Secure is requested (`request_three_d_secure=any`).
+   */
+  | { kind: 'frictionless' }
   /** Approves without a CVC; declined `incorrect_cvc` when one is given (cvc_check fails). */
   | { kind: 'cvc_check_fails' };
 
@@ -123,6 +132,18 @@ export const STRIPE_TEST_CARDS: readonly StripeTestCard[] = [
     behaviour: { kind: 'authenticate' },
     paymentMethod: 'pm_card_authenticationRequired',
     token: 'tok_authenticationRequired',
+  },
+  {
+    number: '4000008400001629',
+    brand: 'visa',
+    behaviour: { kind: 'authenticate', declineAfter: { code: 'card_declined', declineCode: 'generic_decline' } },
+  },
+  {
+    number: '4000000000003055',
+    brand: 'visa',
+    behaviour: { kind: 'frictionless' },
+    paymentMethod: 'pm_card_threeDSecureOptional',
+    token: 'tok_threeDSecureOptional',
   },
 ];
 
