@@ -17,11 +17,13 @@ export {
   type Violation as AdyenViolation,
 } from './adyen/server.js';
 export {
+  CHALLENGE_PASSWORD as ADYEN_CHALLENGE_PASSWORD,
   FAILING_MODIFICATION_NAMES,
   HOLDER_NAME_OUTCOMES,
   TEST_CARDS as ADYEN_TEST_CARDS,
   TEST_EXPIRY as ADYEN_TEST_EXPIRY,
 } from './adyen/test-cards.js';
+export type { ChallengeOutcome as AdyenChallengeOutcome, FakeThreeDSecure as FakeAdyenThreeDSecure } from './adyen/three-d-secure.js';
 export { DESCRIPTIONS, loadDescription, type DescriptionName } from './openapi/descriptions.js';
 export { contractValidator, type ContractValidator } from './openapi/validator.js';
 export { DESCRIPTION_API_VERSION as STRIPE_DESCRIPTION_API_VERSION } from './stripe/contract.js';

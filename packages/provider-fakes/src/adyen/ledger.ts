@@ -8,8 +8,18 @@ import {
   TEST_CARDS,
   TEST_EXPIRY,
   type ResultCode,
+  type TestCard,
   type TestOutcome,
 } from './test-cards.js';
+import {
+  authenticated,
+  issuerAuthentication,
+  merchantAuthentication,
+  threeDS2Result,
+  threeDsAdditionalData,
+  type ChallengeOutcome,
+  type FakeThreeDSecure,
+} from './three-d-secure.js';
 
 /**
  * The fake Adyen's payments, modifications and stored payment methods, and the rules Adyen's
@@ -18,6 +28,11 @@ import {
  *
  * Modifications (captures, cancels, refunds, reversals, technical cancels) answer "received" as
  * Adyen does; whether they succeed is decided at once and told in the notification that follows.
+ *
+ * 3-D Secure: a payment the issuer challenges answers RedirectShopper and waits (it can be
+ * cancelled meanwhile); the shopper's verdict on the challenge page (challenge-page.ts) authorises
+ * or refuses it, sends the AUTHORISATION notification and hands the browser a redirectResult, which
+ * /payments/details reads once.
  */
 
 type Json = Record<string, unknown>;
@@ -66,6 +81,8 @@ export interface FakeAdyenPayment {
   value: number;
   resultCode: ResultCode;
   refusalReasonCode?: string;
+  /** How the shopper was authenticated (3-D Secure 2), once known. */
+  threeDSecure?: FakeThreeDSecure;
   card: { bin: string; last4: string; brand: string; holderName?: string };
   storedPaymentMethodId?: string;
   shopperReference?: string;
@@ -94,7 +111,6 @@ export interface FakeStoredPaymentMethod {
   deleted: boolean;
   /** Which test card it is (never the number itself). */
   fingerprint: string;
-  threeDSecure: boolean;
 }
 
 /** A card to keep for a shopper, as a test hands it to the fake. */
@@ -125,17 +141,78 @@ const received = (body: Json, notifications: NotificationDraft[]): Answer => ({
 
 const CONTRACT_NOT_FOUND = ['800', 'Contract not found'] as const;
 
+/** The card a payment is made with, as the fake keeps it (never the number). */
+type PaidCard = { bin: string; last4: string; brand: string; holderName?: string; expiryMonth: string; expiryYear: string };
+type CardToStore = { number: string; expiryMonth: string; expiryYear: string; holderName?: string };
+
+/** A payment made, before its authorisation is decided (at once, or after its challenge). */
+interface PendingAuthorisation {
+  payment: FakeAdyenPayment;
+  card: PaidCard;
+  /** What the card holder name (or wrong card data) asks of the test environment. */
+  testOutcome?: TestOutcome;
+  /** The stored payment method charged. */
+  stored?: FakeStoredPaymentMethod;
+  /** The card to store once authorised (storePaymentMethod). */
+  toStore?: CardToStore;
+  storing: boolean;
+}
+
+/** A payment's 3-D Secure challenge: waiting for the shopper, then its result for /payments/details. */
+interface Challenge {
+  pending: PendingAuthorisation;
+  returnUrl: string;
+  method: 'GET' | 'POST';
+  /** Proof that the browser came by Adyen's redirect: in the GET's query, or POSTed by the form. */
+  creq: string;
+  refusedAfterChallenge: boolean;
+  /** Set when the shopper has finished. */
+  redirectResult?: string;
+  /** The /payments/details answer for it. */
+  details?: Json;
+  detailsRead?: boolean;
+}
+
+/** What the challenge page shows of a payment. */
+export interface ChallengeView {
+  merchantAccount: string;
+  currency: string;
+  /** Adyen minor units. */
+  value: number;
+  brand: string;
+  last4: string;
+  method: 'GET' | 'POST';
+  /** Where the browser goes back to, once the challenge is over. */
+  returnTo?: string;
+}
+
+/** The returnUrl with the challenge's redirectResult added to its query. */
+function returnLocation(challenge: Challenge): string {
+  const url = new URL(challenge.returnUrl);
+  url.searchParams.set('redirectResult', challenge.redirectResult!);
+  return url.toString();
+}
+
 export class AdyenLedger {
   readonly payments = new Map<string, FakeAdyenPayment>();
   readonly stored = new Map<string, FakeStoredPaymentMethod>();
   rawCardsAllowed = true;
   readonly #failNext = new Set<ModificationKind>();
+  readonly #challenges = new Map<string, Challenge>();
+  /** redirectResult → pspReference. */
+  readonly #redirectResults = new Map<string, string>();
+  readonly #authorisations = new Map<string, NotificationDraft>();
 
   readonly #currencies: ReadonlySet<string>;
 
+  /**
+   * @param challengePageBase the URL under which the server serves challenge pages (`<base>/<pspReference>`),
+   * known once it listens.
+   */
   constructor(
     private readonly merchantAccount: string,
     currencies: readonly string[] = [...CURRENCIES.keys()],
+    private readonly challengePageBase: () => string = () => 'http://127.0.0.1/fake/3ds',
   ) {
     this.#currencies = new Set(currencies);
   }
@@ -169,18 +246,17 @@ export class AdyenLedger {
     }
     if ((storing || storedId) && !recurringProcessingModel) return serviceError(422, '000', 'Missing recurringProcessingModel');
 
-    let card: { bin: string; last4: string; brand: string; holderName?: string; expiryMonth: string; expiryYear: string };
+    let card: PaidCard;
+    let testCard: TestCard | undefined;
     let testOutcome: TestOutcome | undefined;
-    let threeDSecure: boolean;
     let stored: FakeStoredPaymentMethod | undefined;
-    let toStore: { number: string; expiryMonth: string; expiryYear: string; holderName?: string } | undefined;
+    let toStore: CardToStore | undefined;
     const cvc = optionalText(method.cvc);
     if (storedId) {
       stored = this.stored.get(storedId);
       if (!stored || stored.deleted || stored.shopperReference !== shopperReference) return serviceError(422, ...CONTRACT_NOT_FOUND);
       card = stored;
-      threeDSecure = stored.threeDSecure;
-      const testCard = TEST_CARDS.find((c) => fingerprint(c.number) === stored!.fingerprint);
+      testCard = TEST_CARDS.find((c) => fingerprint(c.number) === stored!.fingerprint);
       if (cvc !== undefined && cvc !== testCard?.cvc) testOutcome = holderNameOutcome('DECLINED');
     } else {
       if (!this.rawCardsAllowed) return serviceError(403, '010', 'Not allowed', 'security');
@@ -190,33 +266,14 @@ export class AdyenLedger {
       const expiryYear = String(method.expiryYear ?? '');
       if (!/^(0?[1-9]|1[0-2])$/.test(expiryMonth) || !/^[0-9]{4}$/.test(expiryYear)) return serviceError(422, '129', 'Expiry Date Invalid');
       if (cvc !== undefined && !/^[0-9]{3,4}$/.test(cvc)) return serviceError(422, '103', 'CVC is not the right length');
-      const testCard = TEST_CARDS.find((c) => c.number === number);
+      testCard = TEST_CARDS.find((c) => c.number === number);
       const holderName = optionalText(method.holderName);
       card = { bin: number.slice(0, 6), last4: number.slice(-4), brand: brandOf(number), holderName, expiryMonth, expiryYear };
-      threeDSecure = testCard?.threeDSecure ?? false;
       const expiryMatches = expiryMonth.padStart(2, '0') === TEST_EXPIRY.month && expiryYear === TEST_EXPIRY.year;
       if (!testCard || !expiryMatches || (cvc !== undefined && cvc !== testCard.cvc)) testOutcome = holderNameOutcome('DECLINED');
       if (storing) toStore = { number, expiryMonth, expiryYear, holderName };
     }
     testOutcome ??= holderNameOutcome(card.holderName);
-
-    if (!testOutcome && threeDSecure && shopperInteraction === 'Ecommerce') {
-      return {
-        status: 200,
-        body: {
-          resultCode: 'RedirectShopper',
-          merchantReference: reference,
-          action: {
-            type: 'redirect',
-            method: 'GET',
-            paymentMethodType: 'scheme',
-            url: `https://checkoutshopper-test.adyen.com/checkoutshopper/threeDS/redirect?ref=${encodeURIComponent(reference)}`,
-          },
-        },
-        notifications: [],
-      };
-    }
-    if (toStore && !testOutcome) stored = this.#store(shopperReference!, toStore, recurringProcessingModel!);
 
     const payment: FakeAdyenPayment = {
       pspReference: pspReference(),
@@ -224,8 +281,7 @@ export class AdyenLedger {
       merchantOrderReference: optionalText(request.merchantOrderReference),
       currency: amount.currency,
       value: amount.value,
-      resultCode: testOutcome?.resultCode ?? 'Authorised',
-      refusalReasonCode: testOutcome?.refusalReasonCode,
+      resultCode: 'Received',
       card: { bin: card.bin, last4: card.last4, brand: card.brand, holderName: card.holderName },
       storedPaymentMethodId: stored?.id,
       shopperReference,
@@ -238,16 +294,153 @@ export class AdyenLedger {
       cancelled: false,
       modifications: [],
     };
-    if (payment.resultCode === 'Authorised' && !payment.manualCapture) payment.captured = payment.value;
     this.payments.set(payment.pspReference, payment);
+    const pending: PendingAuthorisation = { payment, card, testOutcome, stored, toStore, storing };
 
-    const common = { pspReference: payment.pspReference, merchantReference: reference, amount };
-    if (payment.resultCode === 'Received') return { status: 200, body: { ...common, resultCode: 'Received' }, notifications: [] };
+    const merchantRun = merchantAuthentication(request);
+    if (merchantRun) return this.#authorise(pending, merchantRun, false);
+    // The issuer challenges a shopper-present payment on a 3-D Secure card (Adyen redirects to the
+    // challenge whether or not the request took part in 3-D Secure 2 on the web: without it, a
+    // 3-D Secure 1 style redirect).
+    if (testCard?.threeDSecure === 'challenge' && shopperInteraction === 'Ecommerce') return this.#redirect(pending, request, testCard);
+    const web = request.channel === 'Web' && typeof request.browserInfo === 'object';
+    const attempted = (request.authenticationData as Json | undefined)?.attemptAuthentication === 'always';
+    if (web && shopperInteraction === 'Ecommerce' && (testCard?.threeDSecure === 'frictionless' || attempted)) {
+      return this.#authorise(pending, issuerAuthentication(card.brand, 'frictionless'), false);
+    }
+    return this.#authorise(pending, undefined, false);
+  }
+
+  /** RedirectShopper: the payment waits for the shopper on the issuer's challenge page (served by the fake). */
+  #redirect(pending: PendingAuthorisation, request: Json, testCard: TestCard): Answer {
+    const { payment } = pending;
+    payment.resultCode = 'RedirectShopper';
+    const challenge: Challenge = {
+      pending,
+      returnUrl: String(request.returnUrl),
+      method: testCard.challengeByPost ? 'POST' : 'GET',
+      creq: randomBytes(18).toString('base64url'),
+      refusedAfterChallenge: testCard.refusedAfterChallenge === true,
+    };
+    this.#challenges.set(payment.pspReference, challenge);
+    return {
+      status: 200,
+      body: {
+        pspReference: payment.pspReference,
+        resultCode: 'RedirectShopper',
+        merchantReference: payment.reference,
+        action: { type: 'redirect', paymentMethodType: 'scheme', ...this.challengeAction(payment.pspReference) },
+      },
+      notifications: [],
+    };
+  }
+
+  /** Where the shopper goes for a payment's challenge (GET with `creq` in the query, or a form POSTing it), if it has one. */
+  challengeAction(psp: string): { url: string; method: 'GET' | 'POST'; data?: Record<string, string> } | undefined {
+    const challenge = this.#challenges.get(psp);
+    if (!challenge) return undefined;
+    const url = `${this.challengePageBase()}/${encodeURIComponent(psp)}`;
+    return challenge.method === 'POST'
+      ? { url, method: 'POST', data: { creq: challenge.creq } }
+      : { url: `${url}?creq=${challenge.creq}`, method: 'GET' };
+  }
+
+  /** What the challenge page shows, if `creq` is the payment's: the payment, and whether it is over. */
+  challengePage(psp: string, creq: string | undefined): ChallengeView | undefined {
+    const challenge = this.#challenges.get(psp);
+    if (!challenge || creq !== challenge.creq) return undefined;
+    const { payment } = challenge.pending;
+    return {
+      merchantAccount: this.merchantAccount,
+      currency: payment.currency,
+      value: payment.value,
+      brand: payment.card.brand,
+      last4: payment.card.last4,
+      method: challenge.method,
+      ...(challenge.redirectResult !== undefined && { returnTo: returnLocation(challenge) }),
+    };
+  }
+
+  /**
+   * The shopper finishes the challenge (`creq` must be the payment's, when given): the issuer's
+   * verdict is known, so Adyen authorises (or refuses) the payment now and tells it by notification;
+   * the browser goes back to the returnUrl with a redirectResult for /payments/details. Finishing it
+   * again changes nothing and goes back to the same place.
+   */
+  finishChallenge(
+    psp: string,
+    outcome: ChallengeOutcome,
+    creq?: string,
+  ): { returnTo: string; notifications: NotificationDraft[] } | undefined {
+    const challenge = this.#challenges.get(psp);
+    if (!challenge || (creq !== undefined && creq !== challenge.creq)) return undefined;
+    if (challenge.redirectResult !== undefined) return { returnTo: returnLocation(challenge), notifications: [] };
+    const { pending } = challenge;
+    const threeDs = issuerAuthentication(pending.card.brand, 'challenge', outcome);
+    let answer: Answer;
+    if (pending.payment.cancelled) {
+      // Cancelled (by the merchant) while the shopper was away: nothing is authorised.
+      pending.payment.resultCode = 'Cancelled';
+      pending.payment.threeDSecure = threeDs;
+      answer = {
+        status: 200,
+        body: { pspReference: psp, merchantReference: pending.payment.reference, resultCode: 'Cancelled' },
+        notifications: [],
+      };
+    } else {
+      if (challenge.refusedAfterChallenge && authenticated(threeDs)) pending.testOutcome ??= holderNameOutcome('DECLINED');
+      answer = this.#authorise(pending, threeDs, true);
+    }
+    challenge.redirectResult = randomBytes(24).toString('base64url');
+    challenge.details = answer.body;
+    this.#redirectResults.set(challenge.redirectResult, psp);
+    return { returnTo: returnLocation(challenge), notifications: answer.notifications };
+  }
+
+  // POST /payments/details: the outcome of a challenge, once per redirectResult
+  details(request: Json): Answer {
+    const redirectResult = optionalText((request.details as Json | undefined)?.redirectResult);
+    const psp = redirectResult === undefined ? undefined : this.#redirectResults.get(redirectResult);
+    const challenge = psp === undefined ? undefined : this.#challenges.get(psp);
+    if (!challenge?.details) return serviceError(422, '000', 'Invalid redirectResult');
+    if (challenge.detailsRead) return serviceError(422, '704', 'request already processed or in progress');
+    challenge.detailsRead = true;
+    return { status: 200, body: challenge.details, notifications: [] };
+  }
+
+  /** The AUTHORISATION notification of a payment, as the fake sent it (or would have, without a notification URL). */
+  authorisationNotification(psp: string): NotificationDraft | undefined {
+    return this.#authorisations.get(psp);
+  }
+
+  /**
+   * Decides a payment (after its authentication, if any): the card holder name's test outcome,
+   * else authorised, or refused when the authentication failed. Stores the card when asked, and
+   * answers as /payments (or, `afterChallenge`, as /payments/details with its threeDS2Result) with
+   * the AUTHORISATION notification to send.
+   */
+  #authorise(pending: PendingAuthorisation, threeDs: FakeThreeDSecure | undefined, afterChallenge: boolean): Answer {
+    const { payment, card, storing } = pending;
+    const testOutcome = threeDs && !authenticated(threeDs) ? holderNameOutcome('NOT_3D_AUTHENTICATED') : pending.testOutcome;
+    payment.resultCode = testOutcome?.resultCode ?? 'Authorised';
+    payment.refusalReasonCode = testOutcome?.refusalReasonCode;
+    payment.threeDSecure = threeDs;
     const authorised = payment.resultCode === 'Authorised';
-    const tokenisation: Record<string, string> =
-      authorised && storing && stored
-        ? { 'tokenization.storedPaymentMethodId': stored.id, 'tokenization.shopperReference': stored.shopperReference }
-        : {};
+    if (authorised && !payment.manualCapture) payment.captured = payment.value;
+    let stored = pending.stored;
+    if (authorised && pending.toStore) {
+      stored = this.#store(payment.shopperReference!, pending.toStore, payment.recurringProcessingModel!);
+      payment.storedPaymentMethodId = stored.id;
+    }
+
+    const amount = { currency: payment.currency, value: payment.value };
+    const common = { pspReference: payment.pspReference, merchantReference: payment.reference, amount };
+    if (payment.resultCode === 'Received') return { status: 200, body: { ...common, resultCode: 'Received' }, notifications: [] };
+    const threeDsData = threeDs ? threeDsAdditionalData(threeDs) : {};
+    const threeDsResult = threeDs && afterChallenge ? { threeDS2Result: threeDS2Result(threeDs) } : {};
+    const recurring: Record<string, string> = stored
+      ? { 'recurring.recurringDetailReference': stored.id, 'recurring.shopperReference': stored.shopperReference }
+      : {};
     const notification: NotificationDraft = {
       eventCode: 'AUTHORISATION',
       success: authorised,
@@ -256,15 +449,23 @@ export class AdyenLedger {
       reason: authorised
         ? `${randomBytes(3).toString('hex')}:${card.last4}:${card.expiryMonth}/${card.expiryYear}`
         : testOutcome!.refusalReason,
-      ...(authorised &&
-        stored && {
-          additionalData: { 'recurring.recurringDetailReference': stored.id, 'recurring.shopperReference': stored.shopperReference },
-        }),
+      additionalData: { ...threeDsData, ...(authorised && recurring) },
     };
+    this.#authorisations.set(payment.pspReference, notification);
     if (authorised) {
+      const tokenisation: Record<string, string> =
+        storing && stored
+          ? { 'tokenization.storedPaymentMethodId': stored.id, 'tokenization.shopperReference': stored.shopperReference }
+          : {};
       return {
         status: 200,
-        body: { ...common, resultCode: 'Authorised', paymentMethod: { type: 'scheme', brand: card.brand }, additionalData: tokenisation },
+        body: {
+          ...common,
+          resultCode: 'Authorised',
+          paymentMethod: { type: 'scheme', brand: card.brand },
+          additionalData: { ...threeDsData, ...tokenisation },
+          ...threeDsResult,
+        },
         notifications: [notification],
       };
     }
@@ -276,7 +477,8 @@ export class AdyenLedger {
         resultCode: payment.resultCode,
         refusalReason: testOutcome!.refusalReason,
         refusalReasonCode: testOutcome!.refusalReasonCode,
-        additionalData: { refusalReasonRaw: raw || testOutcome!.refusalReason.toUpperCase() },
+        additionalData: { ...threeDsData, refusalReasonRaw: raw || testOutcome!.refusalReason.toUpperCase() },
+        ...threeDsResult,
       },
       notifications: [notification],
     };
@@ -433,7 +635,6 @@ export class AdyenLedger {
       recurringProcessingModel,
       deleted: false,
       fingerprint: print,
-      threeDSecure: TEST_CARDS.some((c) => c.number === card.number && c.threeDSecure),
     };
     this.stored.set(method.id, method);
     return method;
@@ -486,7 +687,10 @@ export class AdyenLedger {
 
 function cancelProblem(payment: FakeAdyenPayment): string | undefined {
   if (payment.cancelled) return 'Payment already cancelled';
-  if (payment.resultCode !== 'Authorised' && payment.resultCode !== 'Received') return 'Payment is not authorised';
+  // A payment waiting for the shopper's challenge can be cancelled too: nothing is authorised then.
+  if (payment.resultCode !== 'Authorised' && payment.resultCode !== 'Received' && payment.resultCode !== 'RedirectShopper') {
+    return 'Payment is not authorised';
+  }
   if (payment.captured > 0) return 'Payment already captured';
   return undefined;
 }

@@ -163,3 +163,208 @@ describe('the fake Adyen', () => {
     expect(fake.violations).toEqual([]);
   });
 });
+
+describe('3-D Secure at the fake Adyen', () => {
+  const browserInfo = {
+    acceptHeader: 'text/html',
+    colorDepth: 24,
+    javaEnabled: false,
+    language: 'en-GB',
+    screenHeight: 900,
+    screenWidth: 1440,
+    timeZoneOffset: 0,
+    userAgent: 'Mozilla/5.0 (test)',
+  };
+  const web = (number: string, changes: Record<string, unknown> = {}) =>
+    paymentBody({
+      returnUrl: 'https://gateway.example/return/abc?x=1',
+      channel: 'Web',
+      origin: 'https://shop.example',
+      browserInfo,
+      authenticationData: { threeDSRequestData: { nativeThreeDS: 'disabled' } },
+      paymentMethod: { type: 'scheme', number, expiryMonth: '03', expiryYear: '2030', cvc: number.length === 15 ? '7373' : '737' },
+      ...changes,
+    });
+  const redirectResultOf = (location: string) => new URL(location).searchParams.get('redirectResult')!;
+  const details = (redirectResult: string) => post('/payments/details', { details: { redirectResult } });
+  const itemsReceivedSince = async (count: number) => {
+    await fake.flushNotifications();
+    return received
+      .slice(count)
+      .map(
+        (r) =>
+          (JSON.parse(r.body) as { notificationItems: Array<{ NotificationRequestItem: Record<string, unknown> }> }).notificationItems[0]!
+            .NotificationRequestItem,
+      );
+  };
+
+  it('redirects a challenge card to its page on the fake, which sends the browser back with a redirectResult read once', async () => {
+    const { body } = await post('/payments', web('4212345678901237'));
+    const psp = String(body.pspReference);
+    expect(body).toMatchObject({ resultCode: 'RedirectShopper', action: { type: 'redirect', method: 'GET' } });
+    const action = body.action as { url: string };
+    expect(action.url.startsWith(`${new URL(fake.url).origin}/fake/3ds/${psp}?creq=`)).toBe(true);
+    expect(fake.payment(psp)).toMatchObject({ resultCode: 'RedirectShopper', captured: 0 });
+
+    const page = await fetch(action.url);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    for (const label of ['Complete authentication', 'Fail authentication', 'Cancel', 'type="password"']) expect(html).toContain(label);
+    expect(html).toContain('1237');
+    expect(html).not.toContain('4212345678901237');
+    // The page is reached only the way Adyen's redirect says: with its creq.
+    expect((await fetch(action.url.replace(/creq=[^&]+/, 'creq=forged'))).status).toBe(400);
+
+    const before = received.length;
+    const creq = new URL(action.url).searchParams.get('creq')!;
+    const submitted = await fetch(`${new URL(fake.url).origin}/fake/3ds/${psp}/result`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ creq, password: 'password', outcome: 'complete' }).toString(),
+      redirect: 'manual',
+    });
+    expect(submitted.status).toBe(303);
+    const location = submitted.headers.get('location')!;
+    expect(location).toMatch(/^https:\/\/gateway\.example\/return\/abc\?x=1&redirectResult=/);
+    expect(await itemsReceivedSince(before)).toEqual([
+      expect.objectContaining({
+        eventCode: 'AUTHORISATION',
+        success: 'true',
+        pspReference: psp,
+        additionalData: expect.objectContaining({
+          threeDAuthenticated: 'true',
+          threeDOfferedResponse: 'C',
+          liabilityShift: 'true',
+          eci: '05',
+        }),
+      }),
+    ]);
+    // Back to the page (reload, back button): the challenge is over, the browser goes back again.
+    const again = await fetch(action.url, { redirect: 'manual' });
+    expect([again.status, again.headers.get('location')]).toEqual([303, location]);
+
+    const first = await details(redirectResultOf(location));
+    expect(first).toMatchObject({
+      status: 200,
+      body: { pspReference: psp, resultCode: 'Authorised', threeDS2Result: { transStatus: 'Y', eci: '05', messageVersion: '2.2.0' } },
+    });
+    const second = await details(redirectResultOf(location));
+    expect(second).toMatchObject({ status: 422, body: { errorCode: '704' } });
+    expect(fake.payment(psp)).toMatchObject({ resultCode: 'Authorised', threeDSecure: { flow: 'challenge', transStatus: 'Y' } });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('takes the challenge by a POSTed form for the card that asks for it, and refuses a GET', async () => {
+    const { body } = await post('/payments', web('5454545454545454'));
+    const action = body.action as { url: string; method: string; data: Record<string, string> };
+    expect(action).toMatchObject({ method: 'POST', data: { creq: expect.any(String) } });
+    expect((await fetch(action.url)).status).toBe(400);
+    const page = await fetch(action.url, { method: 'POST', body: new URLSearchParams(action.data) });
+    expect(page.status).toBe(200);
+    expect(fake.violations).toEqual([]);
+  });
+
+  it.each([
+    ['fail', 'fail', undefined],
+    ['a wrong password', 'complete', 'secret'],
+    ['cancel', 'cancel', undefined],
+  ] as const)('refuses the payment after %s (3D Not Authenticated)', async (_, outcome, password) => {
+    const { body } = await post('/payments', web('4212345678901237'));
+    const psp = String(body.pspReference);
+    const creq = new URL((body.action as { url: string }).url).searchParams.get('creq')!;
+    const submitted = await fetch(`${new URL(fake.url).origin}/fake/3ds/${psp}/result`, {
+      method: 'POST',
+      body: new URLSearchParams({ creq, outcome, ...(password && { password }) }),
+      redirect: 'manual',
+    });
+    const answer = await details(redirectResultOf(submitted.headers.get('location')!));
+    expect(answer.body).toMatchObject({
+      resultCode: 'Refused',
+      refusalReasonCode: '11',
+      threeDS2Result: { transStatus: 'N', ...(outcome === 'cancel' && { challengeCancel: '01' }) },
+    });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('answers Cancelled for a payment cancelled while the shopper was away', async () => {
+    const { body } = await post('/payments', web('4212345678901237'));
+    const psp = String(body.pspReference);
+    expect(await post(`/payments/${psp}/cancels`, { merchantAccount: ACCOUNT.merchantAccount })).toMatchObject({ status: 201 });
+    const answer = await details(redirectResultOf(fake.completeChallenge(psp, 'complete')));
+    expect(answer.body).toMatchObject({ pspReference: psp, resultCode: 'Cancelled' });
+    expect(fake.payment(psp)).toMatchObject({ cancelled: true, captured: 0 });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('authenticates the frictionless card without a challenge, on the web only', async () => {
+    const frictionless = await post('/payments', web('4000000000003055'));
+    expect(frictionless.body).toMatchObject({
+      resultCode: 'Authorised',
+      additionalData: { threeDAuthenticated: 'true', threeDOfferedResponse: 'Y', liabilityShift: 'true' },
+    });
+    const plain = await post(
+      '/payments',
+      paymentBody({ paymentMethod: { type: 'scheme', number: '4000000000003055', expiryMonth: '03', expiryYear: '2030', cvc: '737' } }),
+    );
+    expect(plain.body).toMatchObject({ resultCode: 'Authorised', additionalData: {} });
+    // attemptAuthentication "always" has any card authenticated.
+    const always = await post(
+      '/payments',
+      web('4111111111111111', {
+        authenticationData: { attemptAuthentication: 'always', threeDSRequestData: { nativeThreeDS: 'disabled' } },
+      }),
+    );
+    expect(always.body).toMatchObject({ resultCode: 'Authorised', additionalData: { threeDAuthenticated: 'true' } });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('refuses the card whose issuer declines after a passed challenge', async () => {
+    const { body } = await post('/payments', web('4000008400001629'));
+    const answer = await details(redirectResultOf(fake.completeChallenge(String(body.pspReference), 'complete')));
+    expect(answer.body).toMatchObject({ resultCode: 'Refused', refusalReasonCode: '2', threeDS2Result: { transStatus: 'Y' } });
+  });
+
+  it('takes a merchant-run authentication in mpiData and reflects it', async () => {
+    const cavv = Buffer.alloc(20, 7).toString('base64');
+    const mpiData = {
+      cavv,
+      eci: '05',
+      dsTransID: 'f25084f0-5b16-4c0a-ae5d-b24808a95e4b',
+      threeDSVersion: '2.2.0',
+      directoryResponse: 'Y',
+      authenticationResponse: 'Y',
+    };
+    const { body } = await post(
+      '/payments',
+      paymentBody({
+        mpiData,
+        paymentMethod: { type: 'scheme', number: '4212345678901237', expiryMonth: '03', expiryYear: '2030', cvc: '737' },
+      }),
+    );
+    expect(body).toMatchObject({
+      resultCode: 'Authorised',
+      additionalData: { threeDAuthenticated: 'true', eci: '05', cavv, threeDSVersion: '2.2.0' },
+    });
+    const rejected = await post(
+      '/payments',
+      paymentBody({ mpiData: { ...mpiData, directoryResponse: 'R', authenticationResponse: undefined } }),
+    );
+    expect(rejected.body).toMatchObject({ resultCode: 'Refused', refusalReasonCode: '11' });
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('holds 3-D Secure fields to Adyen’s current v71 description', async () => {
+    const before = fake.violations.length;
+    expect(
+      (await post('/payments', web('4111111111111111', { authenticationData: { threeDSRequestData: { nativeThreeDS: 'never' } } }))).status,
+    ).toBe(422);
+    expect((await post('/payments', paymentBody({ mpiData: { cavv: 'not base64!', eci: '05' } }))).status).toBe(422);
+    expect((await post('/payments', web('4111111111111111', { browserInfo: { ...browserInfo, userAgent: undefined } }))).status).toBe(422);
+    expect(fake.violations.slice(before).map((v) => v.problems.join('; '))).toEqual([
+      expect.stringContaining('nativeThreeDS'),
+      expect.stringContaining('cavv'),
+      expect.stringContaining('userAgent'),
+    ]);
+    fake.violations.splice(before);
+  });
+});

