@@ -62,6 +62,8 @@ function answerFor(code: StripeCode): FakeFailure | undefined {
 const COVERED_ELSEWHERE: Partial<Record<StripeCode, string>> = {
   RAW_CARD_DATA: 'connector.test.ts: answers not_permitted when the account may not send raw card numbers',
   REQUIRES_ACTION: 'connector.test.ts: cancels a payment intent that waits for 3-D Secure, and answers authentication_required',
+  CANCELED: 'connector.test.ts: cancels a payment intent waiting for its challenge, which the payer can no longer complete',
+  OTHER_PAYMENT: 'connector.test.ts: refuses a return that names another payment intent, without asking Stripe',
   TIMEOUT: 'connector.test.ts: timeout, then reverse',
   NETWORK: 'connector.test.ts: answers a retryable failure when Stripe cannot be reached',
   BAD_RESPONSE: 'connector.test.ts: answers BAD_RESPONSE for a payment intent in a state it cannot read as an outcome',

@@ -75,6 +75,8 @@ export const STRIPE_CODES = {
   // Answers without a code of their own.
   RAW_CARD_DATA: row('not_permitted', 'The Stripe account is not enabled for raw card numbers: use Stripe.js tokens'),
   REQUIRES_ACTION: row('authentication_required', 'The card needs 3-D Secure authentication'),
+  CANCELED: row('authentication_required', 'The payment was cancelled before the payer’s 3-D Secure authentication ended'),
+  OTHER_PAYMENT: row('invalid_request', 'Not this charge’s payment intent (another id, amount or currency)'),
   IDEMPOTENCY_ERROR: row('invalid_request', 'The idempotency key was used with other parameters'),
   CARD_ERROR: row('do_not_honour', 'Declined by the card issuer'),
   INVALID_REQUEST: row('invalid_request', 'Stripe refused the request'),

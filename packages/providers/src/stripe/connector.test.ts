@@ -3,11 +3,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startFakeStripe, type FakeStripe } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { ProviderConnector } from '../connector.js';
-import { CVC, EXPIRY, modification, payment, TEST_CARDS } from './scenarios.js';
+import type { AuthoriseRequest, ProviderConnector } from '../connector.js';
+import { authenticationQuery, CVC, EXPIRY, modification, payerPresent, payment, RETURN_URL, TEST_CARDS } from './scenarios.js';
 import { failureOf, kept, valueOf } from '../testing.js';
 import { connectorTo, received, startStripe } from './testing.js';
 import { toStripeAmount } from './currencies.js';
+import { threeDsOutcome } from './three-d-secure.js';
 import { STRIPE } from './type.js';
 
 // What the connector sends the fake Stripe, and how it copes with timeouts, lost answers and errors.
@@ -366,5 +367,222 @@ describe('refunds Stripe settles later', () => {
     const failed = failureOf(await connector.refund(modification(auth.providerChargeId, 500n)));
     fake.setRefundStatus('succeeded');
     expect(failed).toMatchObject({ category: 'processor_error', gatewayCode: 'REFUND_FAILED', retryable: false });
+  });
+});
+
+// 3-D Secure through Stripe's redirect, with the fake Stripe's challenge page.
+const CHALLENGE = '4000000000003220';
+const ALWAYS_CHALLENGED = '4000002760003184';
+const DECLINED_AFTER_CHALLENGE = '4000008400001629';
+const FRICTIONLESS = '4000000000003055';
+const CHALLENGE_PASSED = { flow: 'challenge', transStatus: 'Y', version: '2.2.0', liabilityShift: true };
+
+/** Authorises with a payer who can be redirected: the payment waits for its challenge. */
+async function challenged(number: string, extra: Partial<AuthoriseRequest> = {}) {
+  const req = payment(card(number), { authentication: payerPresent(), ...extra });
+  const auth = valueOf(await connector.authorise(req));
+  return {
+    req,
+    auth,
+    result: (returned?: Record<string, string>) =>
+      connector.authenticationResult(authenticationQuery(req, auth.providerChargeId, returned)),
+  };
+}
+
+/** The query Stripe's return brings back, from the address the challenge page sends the browser to. */
+const returnedFrom = (address: string) => Object.fromEntries(new URL(address).searchParams);
+
+describe('authorise with a payer who can authenticate', () => {
+  it('confirms with the return URL and request_three_d_secure, never use_stripe_sdk, and answers the challenge page to send the browser to', async () => {
+    const { req, auth } = await challenged(CHALLENGE);
+    expect(auth).toEqual({
+      providerChargeId: expect.stringMatching(/^pi_/),
+      captured: false,
+      amount: 1250n,
+      card: { iin: '400000', last4: '3220', length: 16, ...EXPIRY, cardholder: 'Ada Lovelace' },
+      challenge: { redirect: { url: fake.challengeUrl(auth.providerChargeId), method: 'GET' } },
+    });
+    const [sent] = received(fake, 'post /v1/payment_intents').filter((r) => r.idempotencyKey === `${req.idempotencyKey}:pi`);
+    expect(sent?.params).toMatchObject({
+      confirm: true,
+      return_url: RETURN_URL,
+      payment_method_options: { card: { request_three_d_secure: 'automatic' } },
+      expand: ['latest_charge'],
+    });
+    expect(sent?.params).not.toHaveProperty('use_stripe_sdk');
+    // Waiting for the payer, not cancelled.
+    expect(fake.paymentIntents().find((pi) => pi.id === auth.providerChargeId)).toMatchObject({ status: 'requires_action' });
+  });
+
+  it('asks for authentication whatever the issuer says when the merchant requests it', async () => {
+    const { req, auth } = await challenged(FRICTIONLESS, { authentication: payerPresent('any') });
+    expect(auth.challenge).toBeDefined();
+    const [sent] = received(fake, 'post /v1/payment_intents').filter((r) => r.idempotencyKey === `${req.idempotencyKey}:pi`);
+    expect(sent?.params).toMatchObject({ payment_method_options: { card: { request_three_d_secure: 'any' } } });
+  });
+
+  it('answers a frictionless authentication at once: authorised, with transStatus Y and no challenge', async () => {
+    const auth = valueOf(await connector.authorise(payment(card(FRICTIONLESS), { capture: true, authentication: payerPresent() })));
+    expect(auth).toMatchObject({
+      captured: true,
+      threeDs: { flow: 'frictionless', transStatus: 'Y', version: '2.2.0', liabilityShift: true },
+    });
+    expect(auth).not.toHaveProperty('challenge');
+    // Without a payer who can be redirected, nothing is authenticated.
+    const plain = valueOf(await connector.authorise(payment(card(FRICTIONLESS), { capture: true })));
+    expect(plain).not.toHaveProperty('threeDs');
+  });
+
+  it('answers unsupported for an authentication run elsewhere, without calling Stripe', async () => {
+    const before = fake.requests.length;
+    const externalThreeDs = {
+      eci: '05',
+      authenticationValue: 'AAABBBCCC',
+      dsTransID: 'f25084f0-5b16-4c0a-ae5d-b24808a95e4b',
+      threeDsVersion: '2.2.0',
+    };
+    expect(failureOf(await connector.authorise(payment(card(CHALLENGE), { externalThreeDs })))).toMatchObject({
+      category: 'unsupported',
+      gatewayMessage: 'Providers of type stripe do not offer authentication run elsewhere',
+    });
+    expect(fake.requests.length).toBe(before);
+  });
+});
+
+describe('authenticationResult after the payer’s return', () => {
+  it.each([
+    [false, 'requires_capture'],
+    [true, 'succeeded'],
+  ])('answers authorised (captured %s) once the challenge is completed, with transStatus Y', async (capture, status) => {
+    const { auth, result } = await challenged(CHALLENGE, { capture });
+    expect(valueOf(await result())).toEqual({ state: 'waiting' });
+    const returned = returnedFrom(fake.completeChallenge(auth.providerChargeId, 'complete'));
+    expect(returned).toEqual({ state: 'abc', payment_intent: auth.providerChargeId, payment_intent_client_secret: expect.any(String) });
+    expect(fake.paymentIntents().find((pi) => pi.id === auth.providerChargeId)?.status).toBe(status);
+    expect(valueOf(await result(returned))).toEqual({
+      state: 'authorised',
+      authorisation: { providerChargeId: auth.providerChargeId, captured: capture, amount: 1250n, threeDs: CHALLENGE_PASSED },
+    });
+  });
+
+  it('answers failed, authentication_required with transStatus N, when the payer fails the challenge', async () => {
+    const { auth, result } = await challenged(ALWAYS_CHALLENGED);
+    const returned = returnedFrom(fake.completeChallenge(auth.providerChargeId, 'fail'));
+    expect(valueOf(await result(returned))).toEqual({
+      state: 'failed',
+      failure: expect.objectContaining({
+        category: 'authentication_required',
+        gatewayCode: 'payment_intent_authentication_failure',
+        retryable: false,
+      }),
+      threeDs: { transStatus: 'N', liabilityShift: false },
+    });
+  });
+
+  it('answers the issuer’s decline after a passed challenge as the code table does, with the authentication', async () => {
+    const { auth, result } = await challenged(DECLINED_AFTER_CHALLENGE);
+    fake.completeChallenge(auth.providerChargeId, 'complete');
+    expect(valueOf(await result())).toEqual({
+      state: 'failed',
+      failure: expect.objectContaining({ category: 'do_not_honour', gatewayCode: 'card_declined/generic_decline' }),
+      threeDs: CHALLENGE_PASSED,
+    });
+  });
+
+  it('refuses a return that names another payment intent, without asking Stripe', async () => {
+    const { auth, result } = await challenged(CHALLENGE);
+    const other = await challenged(CHALLENGE);
+    const before = fake.requests.length;
+    expect(failureOf(await result({ payment_intent: other.auth.providerChargeId }))).toMatchObject({
+      category: 'invalid_request',
+      gatewayCode: 'OTHER_PAYMENT',
+      retryable: false,
+    });
+    expect(fake.requests.length).toBe(before);
+    fake.completeChallenge(auth.providerChargeId, 'complete');
+    expect(valueOf(await result({ payment_intent: auth.providerChargeId })).state).toBe('authorised');
+  });
+
+  it('refuses a payment intent of another attempt, amount or currency', async () => {
+    const { req, auth } = await challenged(CHALLENGE);
+    for (const wrong of [{ idempotencyKey: 'another-attempt' }, { amount: 1251n }, { currency: 'EUR' }]) {
+      const query = authenticationQuery({ ...req, ...wrong }, auth.providerChargeId);
+      expect(failureOf(await connector.authenticationResult(query)).gatewayCode).toBe('OTHER_PAYMENT');
+    }
+  });
+
+  it('answers a payment intent Stripe does not know as not found', async () => {
+    const req = payment(card(CHALLENGE));
+    expect(failureOf(await connector.authenticationResult(authenticationQuery(req, 'pi_unknown000000000000000')))).toMatchObject({
+      category: 'not_found',
+      gatewayCode: 'resource_missing',
+    });
+  });
+});
+
+describe('a payment the gateway gives up waiting for', () => {
+  it('cancels a payment intent waiting for its challenge, which the payer can no longer complete', async () => {
+    const { req, auth, result } = await challenged(CHALLENGE);
+    valueOf(await connector.reverse({ idempotencyKey: req.idempotencyKey, providerChargeId: auth.providerChargeId }));
+    expect(fake.paymentIntents().find((pi) => pi.id === auth.providerChargeId)).toMatchObject({ status: 'canceled' });
+    fake.completeChallenge(auth.providerChargeId, 'complete');
+    expect(valueOf(await result())).toEqual({
+      state: 'failed',
+      failure: expect.objectContaining({ category: 'authentication_required', gatewayCode: 'CANCELED' }),
+    });
+  });
+
+  it('replays the attempt with its return URL when its answer was lost, and cancels what waits', async () => {
+    const { req, reverse } = kept(payment(card(CHALLENGE), { authentication: payerPresent() }));
+    fake.hangNext({ method: 'POST', path: '/v1/payment_intents' }, { process: true });
+    expect(failureOf(await impatient.authorise(req)).category).toBe('timeout');
+    valueOf(await connector.reverse(reverse()));
+    expect(intentsOf(req.idempotencyKey)).toMatchObject([{ status: 'canceled' }]);
+  });
+
+  it('refunds a payment the payer completed while it was being cancelled', async () => {
+    const { req, auth } = await challenged(CHALLENGE, { capture: true });
+    fake.delayNext({ method: 'POST', path: `/v1/payment_intents/${auth.providerChargeId}/cancel` }, 300);
+    const reversing = connector.reverse({ idempotencyKey: req.idempotencyKey, providerChargeId: auth.providerChargeId });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    fake.completeChallenge(auth.providerChargeId, 'complete');
+    valueOf(await reversing);
+    expect(fake.refunds().filter((r) => r.payment_intent === auth.providerChargeId)).toMatchObject([{ amount: 1250, status: 'succeeded' }]);
+  });
+});
+
+describe('Stripe’s 3-D Secure result as EMV transStatus', () => {
+  it.each([
+    [
+      { result: 'authenticated', authentication_flow: 'challenge' },
+      { flow: 'challenge', transStatus: 'Y', liabilityShift: true },
+    ],
+    [
+      { result: 'attempt_acknowledged', authentication_flow: null },
+      { transStatus: 'A', liabilityShift: true },
+    ],
+    [
+      { result: 'failed', result_reason: 'abandoned' },
+      { transStatus: 'N', liabilityShift: false },
+    ],
+    [
+      { result: 'failed', result_reason: 'rejected' },
+      { transStatus: 'R', liabilityShift: false },
+    ],
+    [
+      { result: 'not_supported', result_reason: 'card_not_enrolled' },
+      { transStatus: 'U', liabilityShift: false },
+    ],
+    [
+      { result: 'processing_error', result_reason: 'protocol_error' },
+      { transStatus: 'U', liabilityShift: false },
+    ],
+    [
+      { result: 'exempted', version: '2.2.0' },
+      { version: '2.2.0', liabilityShift: false },
+    ],
+    [{ result: null }, { liabilityShift: false }],
+  ])('reads %j as %j', (details, outcome) => {
+    expect(threeDsOutcome(details)).toEqual(outcome);
   });
 });

@@ -1,5 +1,7 @@
 import Stripe from 'stripe';
 import type {
+  AuthenticationResult,
+  AuthenticationResultRequest,
   AuthoriseRequest,
   Authorisation,
   CardSummary,
@@ -12,14 +14,18 @@ import type {
 import { unsupported, type ConnectorOptions } from '../provider-type.js';
 import { codeForError, failureFor, type StripeCode } from './codes.js';
 import { fromStripeAmount, toStripeAmount } from './currencies.js';
+import { threeDsOfIntent } from './three-d-secure.js';
 import {
   cardSummary,
+  intentFromKept,
+  keptIntent,
   paymentIntentParams,
   paymentMethodParams,
   storedCard,
   STRIPE_API_VERSION,
   subKey,
   attemptMetadata,
+  type IntentAuthentication,
   type IntentSource,
 } from './transformers.js';
 
@@ -85,18 +91,69 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
   const keyed = (key: string, part: string) => ({ idempotencyKey: subKey(key, part) });
   const now = options.now ?? Date.now;
 
-  /** The payment intent an attempt made, as the gateway's authorisation; a 3-D Secure challenge is cancelled. */
-  async function authorisation(intent: Stripe.PaymentIntent, key: string, card?: CardSummary) {
+  /**
+   * The payment intent an attempt made, as the gateway's authorisation: authorised or paid (with how
+   * the payer was authenticated), or waiting for the payer's challenge when the request allowed a
+   * redirect. Any other challenge is cancelled: nothing may stay waiting for what cannot happen.
+   */
+  async function authorisation(intent: Stripe.PaymentIntent, key: string, card?: CardSummary, redirectable = false) {
+    const amount = fromStripeAmount(intent.currency.toUpperCase(), intent.amount);
+    if (amount === undefined) return failed('BAD_RESPONSE');
+    const value: Authorisation = { providerChargeId: intent.id, captured: intent.status === 'succeeded', amount };
+    if (card) value.card = card;
     if (intent.status === 'requires_action') {
-      // The gateway cannot run 3-D Secure yet: nothing may stay waiting for it.
+      const url = intent.next_action?.type === 'redirect_to_url' ? intent.next_action.redirect_to_url?.url : undefined;
+      if (redirectable && url) return { ok: true as const, value: { ...value, challenge: { redirect: { url, method: 'GET' as const } } } };
       await call(() => stripe.paymentIntents.cancel(intent.id, {}, keyed(key, 'cancel')));
       return failed('REQUIRES_ACTION');
     }
-    const amount = fromStripeAmount(intent.currency.toUpperCase(), intent.amount);
-    if ((intent.status !== 'requires_capture' && intent.status !== 'succeeded') || amount === undefined) return failed('BAD_RESPONSE');
-    const value: Authorisation = { providerChargeId: intent.id, captured: intent.status === 'succeeded', amount };
-    if (card) value.card = card;
-    return { ok: true as const, value };
+    if (intent.status !== 'requires_capture' && intent.status !== 'succeeded') return failed('BAD_RESPONSE');
+    const threeDs = threeDsOfIntent(intent);
+    return { ok: true as const, value: threeDs ? { ...value, threeDs } : value };
+  }
+
+  /** Where a payment intent that waited for its payer's challenge stands, from its status. */
+  function authenticationState(intent: Stripe.PaymentIntent, amount: bigint): ProviderResult<AuthenticationResult> {
+    const threeDs = threeDsOfIntent(intent);
+    const outcome = (value: AuthenticationResult) => ({ ok: true as const, value });
+    const failure = (code: StripeCode) => outcome({ state: 'failed', failure: failureFor(code), ...(threeDs && { threeDs }) });
+    switch (intent.status) {
+      case 'succeeded':
+      case 'requires_capture': {
+        const authorisation: Authorisation = { providerChargeId: intent.id, captured: intent.status === 'succeeded', amount };
+        return outcome({ state: 'authorised', authorisation: threeDs ? { ...authorisation, threeDs } : authorisation });
+      }
+      case 'requires_action':
+      case 'processing':
+        return outcome({ state: 'waiting' });
+      case 'requires_payment_method': {
+        // The authentication failed (payment_intent_authentication_failure), or the issuer declined after it.
+        const error = intent.last_payment_error;
+        return failure(codeForError({ rawType: error?.type, code: error?.code, decline_code: error?.decline_code }));
+      }
+      case 'canceled':
+        return failure('CANCELED');
+      default:
+        return failed('BAD_RESPONSE');
+    }
+  }
+
+  /**
+   * Asks Stripe where a payment that waited for 3-D Secure stands: the payment intent, never the
+   * return's query, which only has to name the same intent. An intent of another attempt, amount or
+   * currency is not this charge's (`OTHER_PAYMENT`).
+   */
+  async function authenticationResult(req: AuthenticationResultRequest): Promise<ProviderResult<AuthenticationResult>> {
+    const named = req.returned?.payment_intent;
+    if (named !== undefined && named !== req.providerChargeId) return failed('OTHER_PAYMENT');
+    const retrieved = await call(() => stripe.paymentIntents.retrieve(req.providerChargeId, { expand: ['latest_charge'] }));
+    if (!retrieved.ok) return retrieved;
+    const intent = retrieved.value;
+    const currency = intent.currency.toUpperCase();
+    const amount = fromStripeAmount(currency, intent.amount);
+    const ours = intent.metadata.attempt === attemptMetadata(req.idempotencyKey) && currency === req.currency.toUpperCase();
+    if (!ours || amount !== req.amount) return failed('OTHER_PAYMENT');
+    return authenticationState(intent, amount);
   }
 
   /** What pays, made ready at Stripe: a payment method for card details, a CVC token for a stored card's CVC. */
@@ -145,8 +202,10 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
           await stripe.paymentIntents.cancel(intent.id, {}, keyed(key, 'reverse-cancel'));
           return done;
         } catch (error) {
-          // Cancelled meanwhile (the authorise call's own cancel of a 3-D Secure challenge): nothing left.
-          return stripeError(error)?.payment_intent?.status === 'canceled' ? done : failed(codeFor(error));
+          // Moved on meanwhile (cancelled by the authorise call itself, paid by the payer's challenge,
+          // or a replay answered the intent as it first was): undo what it holds now.
+          const current = stripeError(error)?.payment_intent;
+          return current && current.status !== intent.status ? undo(current, key) : failed(codeFor(error));
         }
       }
       case 'canceled':
@@ -188,18 +247,17 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
       const intent = await call(() => stripe.paymentIntents.retrieve(req.providerChargeId!));
       return intent.ok ? undo(intent.value, req.idempotencyKey) : intent;
     }
-    const kept = req.providerData;
+    const intent = intentFromKept(req.providerData);
     // Nothing kept: the call never reached the payment intent, so nothing holds money.
-    if (!kept?.paymentMethod) return { ok: true, value: undefined };
+    if (!intent) return { ok: true, value: undefined };
     // Past the key's life (or of unknown age) a replay would be a new payment: look for the first one.
-    if (!(now() - Date.parse(kept.keptAt ?? '') < REPLAY_WINDOW_MS)) return undoFound(req.idempotencyKey);
+    if (!(now() - Date.parse(req.providerData?.keptAt ?? '') < REPLAY_WINDOW_MS)) return undoFound(req.idempotencyKey);
     const { amount, currency, capture } = req;
     if (amount === undefined || currency === undefined || capture === undefined) return failed('REVERSE_PARAMETERS');
     const converted = toStripeAmount(currency, amount);
     if (converted === undefined) return { ok: true, value: undefined };
-    const source: IntentSource = { paymentMethod: kept.paymentMethod, customer: kept.customer, cvcToken: kept.cvcToken };
     // The same request under the same key: Stripe answers what the first one did, or does it now.
-    const params = paymentIntentParams({ ...req, currency, capture }, converted, source);
+    const params = paymentIntentParams({ ...req, currency, capture }, converted, intent.source, intent.authentication);
     const replayed = await call(
       () => stripe.paymentIntents.create(params, keyed(req.idempotencyKey, 'pi')),
       (error) => (error.rawType === 'card_error' ? 'CARD_ERROR' : undefined),
@@ -211,19 +269,24 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
   return {
     async authorise(req) {
       if (req.amount === 0n) return unsupported('stripe', 'zero-amount card verification');
+      // Stripe runs 3-D Secure itself: it takes no authentication made elsewhere (no MPI data).
+      if (req.externalThreeDs) return unsupported('stripe', 'authentication run elsewhere');
       const amount = toStripeAmount(req.currency, req.amount);
       if (amount === undefined) return failed('AMOUNT');
       const prepared = await paymentSource(req);
       if (!prepared.ok) return prepared;
       const { source, card } = prepared.value;
+      const authentication: IntentAuthentication | undefined = req.authentication && {
+        returnUrl: req.authentication.returnUrl,
+        request: req.authentication.request ?? 'automatic',
+      };
       // Kept before the call that moves money, so that `reverse` can replay it (within the key's life).
-      const ids = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined)) as Record<string, string>;
-      await req.keep?.({ ...ids, keptAt: new Date(now()).toISOString() });
+      await req.keep?.({ ...keptIntent(source, authentication), keptAt: new Date(now()).toISOString() });
       const intent = await call(() =>
-        stripe.paymentIntents.create(paymentIntentParams(req, amount, source), keyed(req.idempotencyKey, 'pi')),
+        stripe.paymentIntents.create(paymentIntentParams(req, amount, source, authentication), keyed(req.idempotencyKey, 'pi')),
       );
       if (!intent.ok) return intent;
-      return authorisation(intent.value, req.idempotencyKey, card);
+      return authorisation(intent.value, req.idempotencyKey, card, authentication !== undefined);
     },
 
     async capture(req) {
@@ -323,6 +386,6 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
     debit: async (req) => unsupported('stripe', req.account.type === 'payto' ? 'PayTo' : 'bank account debits'),
     paymentState: async () => unsupported('stripe', 'bank account debits'),
     createPayToAgreement: async () => unsupported('stripe', 'PayTo'),
-    authenticationResult: async () => unsupported('stripe', '3-D Secure redirects'),
+    authenticationResult,
   };
 }

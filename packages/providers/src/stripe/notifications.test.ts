@@ -4,7 +4,7 @@ import { signStripePayload, type FakeStripe } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NotificationRead } from '../provider-type.js';
 import { STRIPE_NOTIFICATIONS } from './notifications.js';
-import { modification, payment } from './scenarios.js';
+import { modification, payerPresent, payment } from './scenarios.js';
 import { valueOf } from '../testing.js';
 import { startStripe } from './testing.js';
 import type { ProviderConnector } from '../connector.js';
@@ -81,6 +81,51 @@ describe('events Stripe delivers', () => {
     expect(captured.read).toMatchObject({
       ok: true,
       notifications: [{ event: 'capture', providerChargeId, providerReference: charge.id, amount: 1000n }],
+    });
+  });
+
+  it('reads the events of payments that waited for 3-D Secure as authorisations of their payment intents', async () => {
+    const challenged = { type: 'card', card: { ...card.card, number: '4000000000003220' } } as const;
+    const attempt = async (capture: boolean, outcome: 'complete' | 'fail') => {
+      const req = payment(challenged, { capture, authentication: payerPresent() });
+      const { providerChargeId } = valueOf(await connector.authorise(req));
+      fake.completeChallenge(providerChargeId, outcome);
+      return { reference: req.idempotencyKey, providerChargeId };
+    };
+    const readEvent = async (type: string, paymentIntent: string) => {
+      const [event] = fake.events({ type, paymentIntent });
+      return (await deliver(event!)).read;
+    };
+    const sale = await attempt(true, 'complete');
+    const authorised = await attempt(false, 'complete');
+    const failed = await attempt(false, 'fail');
+    const amount = { amount: 1250n, currency: 'USD' };
+
+    expect(await readEvent('payment_intent.requires_action', sale.providerChargeId)).toEqual({
+      ok: true,
+      notifications: [{ id: expect.stringMatching(/^evt_/), event: 'authorisation', success: false, ...sale, ...amount }],
+    });
+    expect(await readEvent('payment_intent.succeeded', sale.providerChargeId)).toEqual({
+      ok: true,
+      notifications: [{ id: expect.stringMatching(/^evt_/), event: 'authorisation', success: true, ...sale, ...amount }],
+    });
+    expect(await readEvent('payment_intent.amount_capturable_updated', authorised.providerChargeId)).toEqual({
+      ok: true,
+      notifications: [{ id: expect.stringMatching(/^evt_/), event: 'authorisation', success: true, ...authorised, ...amount }],
+    });
+    expect(await readEvent('payment_intent.payment_failed', failed.providerChargeId)).toEqual({
+      ok: true,
+      notifications: [
+        {
+          id: expect.stringMatching(/^evt_/),
+          event: 'authorisation',
+          success: false,
+          ...failed,
+          ...amount,
+          failure: expect.objectContaining({ category: 'authentication_required', gatewayCode: 'payment_intent_authentication_failure' }),
+          threeDs: { transStatus: 'N', liabilityShift: false },
+        },
+      ],
     });
   });
 
@@ -179,7 +224,17 @@ describe('events that change nothing', () => {
     object: 'event',
     type: 'payment_intent.succeeded',
     livemode: false,
-    data: { object: { id: 'pi_1', object: 'payment_intent', amount: 100, amount_received: 100, currency: 'usd', metadata: {} } },
+    data: {
+      object: {
+        id: 'pi_1',
+        object: 'payment_intent',
+        amount: 100,
+        amount_received: 100,
+        capture_method: 'manual',
+        currency: 'usd',
+        metadata: {},
+      },
+    },
   });
   const now = new Date();
   const at = Math.floor(now.getTime() / 1000);

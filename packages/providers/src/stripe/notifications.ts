@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import type { NotificationFormat, NotificationRead, NotificationRequest, ProviderNotification } from '../provider-type.js';
 import { codeForError, failureFor } from './codes.js';
 import { fromStripeAmount } from './currencies.js';
+import { threeDsOfIntent } from './three-d-secure.js';
 import { STRIPE_API_VERSION } from './transformers.js';
 
 /**
@@ -30,26 +31,33 @@ function money(object: Json, field: string): { amount?: bigint; currency?: strin
   return { currency, ...(amount !== undefined && { amount }) };
 }
 
-/** One Stripe event in the gateway's terms. */
+/** A payment intent event's intent: its id, the attempt key, and how its payer was authenticated when the object tells. */
+function intentOf(object: Json) {
+  const metadata = (object.metadata as Json | null | undefined) ?? {};
+  const threeDs = threeDsOfIntent(object as Parameters<typeof threeDsOfIntent>[0]);
+  return { providerChargeId: text(object.id), reference: text(metadata.attempt), ...(threeDs && { threeDs }) };
+}
+
+/**
+ * One Stripe event in the gateway's terms. Payment intent events tell a payment's outcome
+ * (`authorisation`), also of one that waited for 3-D Secure: `requires_action` is one not
+ * authorised yet (no failure), a `succeeded` sale one authorised and captured at once.
+ */
 export function notificationOf(event: { id: string; type: string; data: { object: Json } }): ProviderNotification {
   const object = event.data.object;
   const metadata = (object.metadata as Json | null | undefined) ?? {};
   const base = { id: event.id, success: true };
   switch (event.type) {
+    case 'payment_intent.requires_action':
+      return { ...base, success: false, event: 'authorisation', ...intentOf(object), ...money(object, 'amount') };
     case 'payment_intent.amount_capturable_updated':
-      return {
-        ...base,
-        event: 'authorisation',
-        providerChargeId: text(object.id),
-        reference: text(metadata.attempt),
-        ...money(object, 'amount_capturable'),
-      };
+      return { ...base, event: 'authorisation', ...intentOf(object), ...money(object, 'amount_capturable') };
     case 'payment_intent.succeeded':
+      // An authorisation's later capture, or a sale (automatic capture) paid at once.
       return {
         ...base,
-        event: 'capture',
-        providerChargeId: text(object.id),
-        reference: text(metadata.attempt),
+        event: object.capture_method === 'manual' ? 'capture' : 'authorisation',
+        ...intentOf(object),
         ...money(object, 'amount_received'),
       };
     case 'payment_intent.payment_failed': {
@@ -57,15 +65,7 @@ export function notificationOf(event: { id: string; type: string; data: { object
       const failure = failureFor(
         codeForError({ rawType: text(error.type), code: text(error.code), decline_code: text(error.decline_code) }),
       );
-      return {
-        ...base,
-        success: false,
-        event: 'authorisation',
-        providerChargeId: text(object.id),
-        reference: text(metadata.attempt),
-        failure,
-        ...money(object, 'amount'),
-      };
+      return { ...base, success: false, event: 'authorisation', ...intentOf(object), failure, ...money(object, 'amount') };
     }
     case 'payment_intent.canceled':
       return { ...base, event: 'void', providerChargeId: text(object.id), reference: text(metadata.attempt) };

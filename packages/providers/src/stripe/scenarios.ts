@@ -4,7 +4,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AuthoriseRequest, PaymentSource, ProviderConnector, ProviderFailure } from '../connector.js';
+import type {
+  AuthenticationRequest,
+  AuthenticationResultRequest,
+  AuthoriseRequest,
+  PaymentSource,
+  ProviderConnector,
+  ProviderFailure,
+} from '../connector.js';
 import { failureOf, kept, valueOf } from '../testing.js';
 
 export interface StripeTarget {
@@ -101,6 +108,30 @@ export function cardSource(target: StripeTarget, card: TestCard): PaymentSource 
 
 export function payment(source: PaymentSource, extra: Partial<AuthoriseRequest> = {}): AuthoriseRequest {
   return { idempotencyKey: `test-${randomUUID()}`, amount: 1250n, currency: 'USD', capture: false, source, ...extra };
+}
+
+/** Where Stripe sends the payer back after a challenge: the gateway's return URL for the charge. */
+export const RETURN_URL = 'https://gateway.example/3ds/return/0b9f6c1e?state=abc';
+
+/** A payer at a browser who can be sent to the card's issuer for 3-D Secure. */
+export function payerPresent(request?: AuthenticationRequest['request']): AuthenticationRequest {
+  return {
+    returnUrl: RETURN_URL,
+    origin: 'https://shop.example',
+    browser: { userAgent: 'Mozilla/5.0 (X11; Linux x86_64)', acceptHeader: 'text/html' },
+    merchantName: 'Corner Shop',
+    ...(request && { request }),
+  };
+}
+
+/** The gateway's question about a payment that waited for 3-D Secure, made with `req`. */
+export function authenticationQuery(
+  req: AuthoriseRequest,
+  providerChargeId: string,
+  returned?: Record<string, string>,
+): AuthenticationResultRequest {
+  const { idempotencyKey, amount, currency, capture } = req;
+  return { providerChargeId, idempotencyKey, amount, currency, capture, ...(returned && { returned }) };
 }
 
 /** A capture or refund of a USD charge (the key made up when not given). */
@@ -297,6 +328,25 @@ export function stripeScenarios(setup: () => Promise<StripeTarget> | StripeTarge
         await connector.authorise(payment({ type: 'stored_card', providerToken: stored.providerToken, providerData: stored.providerData })),
       );
       expect(failure).toMatchObject(TEST_CARDS.customerFail.failure);
+    });
+  });
+
+  describe('3-D Secure (sandbox-safe: nobody answers the challenge)', () => {
+    it('sends a payer who must authenticate to Stripe’s page, waits, and cancels the payment when the gateway gives up', async () => {
+      const req = payment(cardSource(target, TEST_CARDS.threeDSecure), { authentication: payerPresent() });
+      const auth = valueOf(await connector.authorise(req));
+      expect(auth).toMatchObject({
+        providerChargeId: expect.stringMatching(/^pi_/),
+        captured: false,
+        challenge: { redirect: { url: expect.stringMatching(/^https?:\/\//), method: 'GET' } },
+      });
+      const query = authenticationQuery(req, auth.providerChargeId);
+      expect(valueOf(await connector.authenticationResult(query))).toEqual({ state: 'waiting' });
+      valueOf(await connector.reverse({ idempotencyKey: req.idempotencyKey, providerChargeId: auth.providerChargeId }));
+      expect(valueOf(await connector.authenticationResult(query))).toMatchObject({
+        state: 'failed',
+        failure: { category: 'authentication_required', gatewayCode: 'CANCELED' },
+      });
     });
   });
 

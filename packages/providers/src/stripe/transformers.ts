@@ -40,6 +40,37 @@ export interface IntentSource {
   cvcToken?: string;
 }
 
+/**
+ * A payer who can be sent to the card's issuer (3-D Secure): the intent is confirmed with the
+ * gateway's return URL and `request_three_d_secure`, so that a challenge is a redirect
+ * (`redirect_to_url`), never `use_stripe_sdk`, which only Stripe.js can finish.
+ */
+export interface IntentAuthentication {
+  returnUrl: string;
+  request: 'automatic' | 'any';
+}
+
+/**
+ * What `keep` stores of an attempt so that `reverse` can send the same payment intent again: the
+ * source's ids and the authentication's return URL (never card data).
+ */
+export function keptIntent(source: IntentSource, authentication?: IntentAuthentication): Record<string, string> {
+  const kept = { ...source, returnUrl: authentication?.returnUrl, threeDsRequest: authentication?.request };
+  return Object.fromEntries(Object.entries(kept).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
+/** The source and authentication an attempt kept (`keptIntent`), or undefined when it kept no payment method. */
+export function intentFromKept(
+  kept: Record<string, string> | undefined,
+): { source: IntentSource; authentication?: IntentAuthentication } | undefined {
+  if (!kept?.paymentMethod) return undefined;
+  const { paymentMethod, customer, cvcToken, returnUrl, threeDsRequest } = kept;
+  return {
+    source: { paymentMethod, customer, cvcToken },
+    ...(returnUrl && { authentication: { returnUrl, request: threeDsRequest === 'any' ? 'any' : 'automatic' } }),
+  };
+}
+
 /** Characters Stripe refuses in a statement descriptor. */
 const DESCRIPTOR_REFUSED = /[<>\\'"*]/g;
 
@@ -54,15 +85,21 @@ export function statementSuffix(descriptor: string | undefined): string | undefi
 
 /**
  * A confirmed payment intent for an attempt. Built only from the attempt's stored parameters and
- * kept ids, so that `reverse` can send exactly the same request again under the same key.
+ * kept ids, so that `reverse` can send exactly the same request again under the same key. With an
+ * authentication, the answer's latest charge is expanded: it tells how the payer was authenticated.
  */
 export function paymentIntentParams(
   attempt: Pick<AttemptParameters, 'idempotencyKey' | 'currency' | 'capture' | 'recurring' | 'reference' | 'descriptor'>,
   stripeAmount: bigint,
   source: IntentSource,
+  authentication?: IntentAuthentication,
 ): Stripe.PaymentIntentCreateParams {
   const { reference, recurring } = attempt;
   const suffix = statementSuffix(attempt.descriptor);
+  const card = {
+    ...(source.cvcToken && { cvc_token: source.cvcToken }),
+    ...(authentication && { request_three_d_secure: authentication.request }),
+  };
   return {
     amount: Number(stripeAmount),
     currency: attempt.currency.toLowerCase(),
@@ -75,7 +112,8 @@ export function paymentIntentParams(
     ...(recurring ? { off_session: true } : {}),
     // A customer-initiated charge of a stored card sets it up for the merchant-initiated ones to come.
     ...(!recurring && source.customer ? { setup_future_usage: 'off_session' as const } : {}),
-    ...(source.cvcToken ? { payment_method_options: { card: { cvc_token: source.cvcToken } } } : {}),
+    ...(Object.keys(card).length > 0 && { payment_method_options: { card } }),
+    ...(authentication && { return_url: authentication.returnUrl, expand: ['latest_charge'] }),
     metadata: { attempt: attemptMetadata(attempt.idempotencyKey), ...(reference ? { reference: reference.slice(0, 500) } : {}) },
     ...(reference ? { description: reference.slice(0, 1000) } : {}),
     ...(suffix ? { statement_descriptor_suffix: suffix } : {}),

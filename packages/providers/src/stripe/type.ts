@@ -55,7 +55,7 @@ export const STRIPE: ProviderType = {
   checkParameters,
   currencies: STRIPE_CURRENCIES,
   providerAmount: toStripeAmount,
-  operations: new Set([...CARD_OPERATIONS, 'notifications']),
+  operations: new Set([...CARD_OPERATIONS, 'notifications', 'threeDsRedirect']),
   endpoint: () => 'https://api.stripe.com',
   connector: createStripeConnector,
   notifications: STRIPE_NOTIFICATIONS,
