@@ -13,6 +13,9 @@ describe('the stripe provider type', () => {
     expect(STRIPE.endpoint('PRODUCTION', {})).toBe('https://api.stripe.com');
     expect(STRIPE.operations.has('bankAccountDebit')).toBe(false);
     expect(STRIPE.operations.has('partialCapture')).toBe(true);
+    // 3-D Secure through Stripe's redirect; Stripe takes no authentication run elsewhere.
+    expect(STRIPE.operations.has('threeDsRedirect')).toBe(true);
+    expect(STRIPE.operations.has('externalThreeDs')).toBe(false);
   });
 
   it('takes its parameters in any case, answering their canonical names', () => {
