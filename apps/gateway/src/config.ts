@@ -27,6 +27,8 @@ export interface GatewayConfig {
   ccvRetentionSeconds: number;
   /** How long a capture, void or refund may wait for its provider notification before staff see it listed (GATEWAY_NOTIFICATION_TIMEOUT_MINUTES). */
   notificationTimeoutMinutes: number;
+  /** How long a charge waits for its payer's 3-D Secure authentication (GATEWAY_THREEDS_TIMEOUT_SECONDS, at least 10). */
+  threeDsTimeoutSeconds: number;
   /** Let webhooks reach loopback and private addresses (GATEWAY_WEBHOOK_ALLOW_PRIVATE=true; docs/webhooks.md). */
   webhookAllowPrivate: boolean;
   /** Rates for estimating fees in other currencies (GATEWAY_EXCHANGE_RATES=USD:AUD=1.5234,…; docs/operations.md). */
@@ -204,6 +206,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     masterKeys: env.GATEWAY_MASTER_KEYS ? masterKeys(env.GATEWAY_MASTER_KEYS) : undefined,
     ccvRetentionSeconds: ccvRetention(env.GATEWAY_CCV_RETENTION_SECONDS),
     notificationTimeoutMinutes: integer('GATEWAY_NOTIFICATION_TIMEOUT_MINUTES', env.GATEWAY_NOTIFICATION_TIMEOUT_MINUTES, 60, 1),
+    threeDsTimeoutSeconds: integer('GATEWAY_THREEDS_TIMEOUT_SECONDS', env.GATEWAY_THREEDS_TIMEOUT_SECONDS, 1800, 10),
     webhookAllowPrivate: env.GATEWAY_WEBHOOK_ALLOW_PRIVATE === 'true',
     exchangeRates: exchangeRates(env.GATEWAY_EXCHANGE_RATES ?? ''),
     metrics: { port: integer('GATEWAY_METRICS_PORT', env.GATEWAY_METRICS_PORT, 9464), host: env.GATEWAY_METRICS_HOST || '127.0.0.1' },

@@ -35,6 +35,8 @@ export interface GatewayOptions {
   ccvRetentionSeconds: number;
   /** How long a modification may wait for its provider notification before staff see it (default 60). */
   notificationTimeoutMinutes?: number;
+  /** How long a charge waits for its payer's 3-D Secure authentication (default 1800 s). */
+  threeDsTimeoutSeconds?: number;
   /** Let webhook deliveries reach loopback and private addresses (default false: refused). */
   webhookAllowPrivate?: boolean;
   /** How long a webhook delivery waits for an answer (default 10 s). */
@@ -152,6 +154,8 @@ function servicesOf(
       keyring,
       ccvRetentionSeconds: options.ccvRetentionSeconds,
       notificationTimeoutMinutes: options.notificationTimeoutMinutes,
+      threeDsTimeoutSeconds: options.threeDsTimeoutSeconds,
+      publicUrl: urls.publicUrl,
       allowPrivateWebhooks: options.webhookAllowPrivate,
       webhookTimeoutMs: options.webhookTimeoutMs,
       limits: options.limits,
@@ -282,6 +286,7 @@ export async function startGateway(options: GatewayOptions): Promise<Gateway> {
       logger,
       metrics,
       publicUrl,
+      simulatorUrl,
       trustedProxies: trustedProxies(options.trustedProxies ?? DEFAULT_TRUSTED_PROXIES),
       // Draining: 503 at once, so that load balancers send nothing more here.
       health: async () => {

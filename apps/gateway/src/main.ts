@@ -36,6 +36,7 @@ const options: GatewayOptions = {
   keyring: () => loadKeyring(config, logger),
   ccvRetentionSeconds: config.ccvRetentionSeconds,
   notificationTimeoutMinutes: config.notificationTimeoutMinutes,
+  threeDsTimeoutSeconds: config.threeDsTimeoutSeconds,
   webhookAllowPrivate: config.webhookAllowPrivate,
   ...config.background,
   exchangeRates: config.exchangeRates,

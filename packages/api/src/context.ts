@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Account } from '@gateway/db';
+import type { BrowserInfo } from '@gateway/providers';
 import type { Services } from './services';
 import type { StaffIdentity } from './services/staff';
 
@@ -27,4 +28,17 @@ export interface Context {
 export function header(ctx: Context, name: string): string | undefined {
   const value = ctx.request.headers[name.toLowerCase()];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * The payer's browser as the request tells it, for the issuer's 3-D Secure risk checks: the
+ * request's own User-Agent, Accept and Accept-Language (a merchant's back end should pass on its
+ * payer's; docs/three-d-secure.md).
+ */
+export function browserOf(ctx: Context): BrowserInfo {
+  return {
+    userAgent: header(ctx, 'user-agent')?.slice(0, 512),
+    acceptHeader: header(ctx, 'accept')?.slice(0, 512),
+    language: header(ctx, 'accept-language')?.split(',')[0]?.trim().slice(0, 35) || undefined,
+  };
 }

@@ -68,3 +68,4 @@ export {
 } from './provider-type.js';
 export { PROVIDER_TYPES, providerType } from './registry.js';
 export { STRIPE } from './stripe/type.js';
+export { simulatedIssuerPage, type IssuerPageAnswer } from './dummy/issuer-page.js';

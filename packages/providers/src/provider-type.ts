@@ -79,7 +79,12 @@ export interface ConnectorOptions {
   /** The connector's clock, in milliseconds (default Date.now): how old an attempt is when reversed. */
   now?: () => number;
   /** The simulated acquirer's own behaviour (dummy only). */
-  simulation?: { latency: { minMs: number; maxMs: number }; settlementDelayMs: number };
+  simulation?: {
+    latency: { minMs: number; maxMs: number };
+    settlementDelayMs: number;
+    /** Where the gateway serves the simulated issuer's 3-D Secure challenge page (dummy/issuer-page.ts). */
+    issuerPageUrl?: string;
+  };
 }
 
 /** A notification as the provider sent it: the raw bytes (signatures cover them), never re-serialised JSON. */

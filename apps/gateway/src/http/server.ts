@@ -10,6 +10,7 @@ import type { TrustedProxies } from './client';
 import type { Metrics } from './metrics';
 import { createNotificationHandler, notificationProviderId } from './notification';
 import { createRestHandler, pathOf } from './rest';
+import { createThreeDsPages, threeDsPathForLog } from './three-d-secure';
 import { createTrpcHandler } from './trpc';
 
 export interface HttpDeps {
@@ -17,6 +18,8 @@ export interface HttpDeps {
   logger: Logger;
   metrics: Metrics;
   publicUrl: string;
+  /** The simulated acquirer's own address, behind the simulated issuer's page. */
+  simulatorUrl: string;
   /** Proxies whose X-Forwarded-For is believed (GATEWAY_TRUSTED_PROXIES). */
   trustedProxies: TrustedProxies;
   /** Answers /health: whether the database responds. */
@@ -30,11 +33,20 @@ function send(res: ServerResponse, status: number, type: string, body: string) {
 }
 
 /** Answers every HTTP request of the gateway: operational endpoints, then the REST API. */
-export function createRequestListener({ services, logger, metrics, publicUrl, trustedProxies, health }: HttpDeps): RequestListener {
+export function createRequestListener({
+  services,
+  logger,
+  metrics,
+  publicUrl,
+  simulatorUrl,
+  trustedProxies,
+  health,
+}: HttpDeps): RequestListener {
   const rest = createRestHandler(services, logger, trustedProxies);
   const cors = createCors();
   const trpc = createTrpcHandler(services, logger, trustedProxies);
   const notification = createNotificationHandler(services);
+  const threeDsPages = createThreeDsPages(services, simulatorUrl);
   let openapi: string | undefined;
 
   async function route(req: IncomingMessage, res: ServerResponse, path: string) {
@@ -50,6 +62,7 @@ export function createRequestListener({ services, logger, metrics, publicUrl, tr
       return send(res, 200, 'text/html; charset=utf-8', errorCodesPage(ERRORS));
     }
     if (path.startsWith('/trpc/')) return trpc(req, res, path);
+    if (await threeDsPages(req, res, path)) return;
     const providerId = req.method === 'POST' ? notificationProviderId(path) : undefined;
     if (providerId !== undefined) return notification(req, res, path, providerId);
     if (cors(req, res, path)) return;
@@ -66,7 +79,8 @@ export function createRequestListener({ services, logger, metrics, publicUrl, tr
       metrics.observe(req.method ?? 'GET', path, res.statusCode, seconds);
       // The query string is never logged (a search may carry a card number), and digit runs in the
       // path that look like a card number are masked.
-      logger.info({ method: req.method, path: maskDigits(path), status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
+      const logged = threeDsPathForLog(path) ?? maskDigits(path);
+      logger.info({ method: req.method, path: logged, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
     });
     route(req, res, path).catch((error: unknown) => {
       logger.error({ err: error, path: maskDigits(path) }, 'unhandled error');

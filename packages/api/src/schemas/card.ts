@@ -26,8 +26,21 @@ export const cardInput = z.object({
     .refine(isValidCcv, { message: 'CCV must be 3 or 4 digits', ...issueParams('InvalidCcv') })
     .optional(),
   cardholder: z.string().max(100).optional(),
-  threeDSServerTransID: z.string().max(100).optional(),
-  externalThreeDsData: z.record(z.string(), z.string()).optional(),
+  // The browser-side 3-D Secure server flow it belongs to is not built: refused with 59, never ignored.
+  threeDSServerTransID: z
+    .string()
+    .refine(() => false, { message: 'threeDSServerTransID is not supported yet', ...issueParams('InvalidThreeDSServerTransID') })
+    .optional(),
+  externalThreeDsData: z
+    .strictObject({
+      eci: z.string().regex(/^\d{2}$/, 'Two digits'),
+      authenticationValue: z.string().regex(/^[A-Za-z0-9+/]{20,64}={0,2}$/, 'The CAVV, base64'),
+      dsTransID: z.uuid('A UUID'),
+      threeDsVersion: z.string().regex(/^2\.\d\.\d$/, 'Like 2.2.0'),
+      transStatus: z.enum(['Y', 'A', 'N', 'R', 'U']).optional(),
+    })
+    .optional()
+    .meta({ description: 'An authentication the merchant ran with a 3-D Secure server of its own, passed to the provider' }),
 });
 
 export type CardInput = z.infer<typeof cardInput>;

@@ -35,7 +35,15 @@ export const chargeFields = {
   lastName: nameInput.optional(),
   metadata: metadataInput.optional(),
   descriptor: z.string().max(100).optional(),
-  threeDSNotificationUrl: z.string().max(2000).optional(),
+  threeDSNotificationUrl: z
+    .string()
+    .max(2048)
+    .refine((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol), { message: 'An absolute http or https URL' })
+    .optional()
+    .meta({
+      description:
+        "Takes part in 3-D Secure: where the payer's browser is sent once authenticated, with chargeId and status added to the query (docs/three-d-secure.md). The gateway never fetches it.",
+    }),
   geolocation: geolocationInput.optional(),
 };
 
@@ -125,6 +133,16 @@ export const chargeOutput = z
     visaInstallments: z.null(),
     descriptor: nullableString,
     threeDsRedirectUrl: nullableString,
+    threeDs: z
+      .object({
+        flow: z.enum(['challenge', 'frictionless']).nullable(),
+        transStatus: z.enum(['Y', 'A', 'N', 'R', 'U', 'C']).nullable(),
+        eci: nullableString,
+        version: nullableString,
+        liabilityShift: z.boolean().nullable(),
+      })
+      .nullable()
+      .meta({ description: 'How the payer was authenticated (3-D Secure), when it was (an extension: docs/three-d-secure.md)' }),
     paymentTokenId: nullableString,
     subscriptionId: nullableString,
     metadata: z.record(z.string(), z.string()).nullable(),

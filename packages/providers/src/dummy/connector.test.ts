@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthoriseRequest, ProviderConnector } from '../connector.js';
 import { createSimulatedConnector } from './connector.js';
+import { simulatedIssuerPage } from './issuer-page.js';
 import { startSimulator, type Simulator } from './simulator/server.js';
 import { TEST_CARDS } from './simulator/test-cards.js';
 import { applePaySource, cardSource, CVC, failureOf, payment, valueOf, VISA } from './testing.js';
@@ -40,7 +41,8 @@ const live = (idempotencyKey: string) =>
   sim.ledger.authorisations({ idempotencyKey }).filter((a) => a.status === 'authorised' || a.status === 'captured');
 
 describe('authorise', () => {
-  const approving = TEST_CARDS.filter((c) => c.outcome === 'approved').map((c) => c.number);
+  // Cards that need 3-D Secure are refused without it (below); a frictionless one is approved.
+  const approving = TEST_CARDS.filter((c) => c.outcome === 'approved' && (!c.threeDs || c.threeDs === 'frictionless')).map((c) => c.number);
 
   it.each(approving.flatMap((number) => [[number, false] as const, [number, true] as const]))(
     'approves %s (capture %s)',
@@ -65,7 +67,7 @@ describe('authorise', () => {
     expect((await connector.authorise(request('6011111111111117'))).ok).toBe(true);
   });
 
-  const declines = TEST_CARDS.filter((c) => !['approved', 'processor_error', 'timeout'].includes(c.outcome));
+  const declines = TEST_CARDS.filter((c) => !['approved', 'processor_error', 'timeout'].includes(c.outcome) && !c.threeDs);
 
   it.each(declines.map((c) => [c.number, c.outcome, c.responseCode]))('declines %s as %s (%s)', async (number, outcome, code) => {
     const req = request(number);
@@ -94,6 +96,122 @@ describe('authorise', () => {
     const failure = failureOf(await offline.authorise(request()));
     expect(failure).toMatchObject({ category: 'processor_error', retryable: true, gatewayCode: 'NETWORK' });
     expect(JSON.stringify(failure)).not.toMatch(new RegExp(`${VISA}|${CVC}`));
+  });
+});
+
+describe('3-D Secure', () => {
+  const ISSUER_PAGE = 'https://gateway.example/simulator/3ds';
+  const RETURN_URL = 'https://gateway.example/3ds/token-of-the-charge/return';
+  const threeDsConnector = () =>
+    createSimulatedConnector({ baseUrl: sim.url, timeoutMs: 5_000, latency: { minMs: 0, maxMs: 0 }, issuerPageUrl: ISSUER_PAGE });
+  const authentication = { returnUrl: RETURN_URL, origin: 'https://shop.example', browser: {}, merchantName: 'Corner Shop' };
+  const threeDsCard = (behaviour: string) => TEST_CARDS.find((c) => c.threeDs === behaviour)!.number;
+  const resultOf = (c: ProviderConnector, providerChargeId: string, req: AuthoriseRequest) =>
+    c.authenticationResult({
+      providerChargeId,
+      idempotencyKey: req.idempotencyKey,
+      amount: req.amount,
+      currency: req.currency,
+      capture: req.capture,
+    });
+  /** What the payer presses on the issuer's page, as the page itself tells the acquirer. */
+  const press = (challengeUrl: string, action: 'complete' | 'fail' | 'cancel') =>
+    simulatedIssuerPage(sim.url).answer(challengeUrl.slice(ISSUER_PAGE.length + 1), action);
+
+  it.each(['challenge', 'challenge_fails', 'challenge_then_decline', 'unavailable'])(
+    'refuses a %s card without authentication (1A, authentication required), holding nothing',
+    async (behaviour) => {
+      const req = request(threeDsCard(behaviour));
+      expect(failureOf(await connector.authorise(req))).toMatchObject({
+        category: 'authentication_required',
+        gatewayCode: '1A',
+        retryable: false,
+      });
+      expect(live(req.idempotencyKey)).toEqual([]);
+    },
+  );
+
+  it('challenges with authentication: nothing authorised until the payer completes it, then authenticated and captured', async () => {
+    const c = threeDsConnector();
+    const req = request(threeDsCard('challenge'), { capture: true, authentication });
+    const started = valueOf(await c.authorise(req));
+    expect(started).toMatchObject({ captured: false, challenge: { redirect: { method: 'GET' } } });
+    expect(started.challenge!.redirect.url.startsWith(`${ISSUER_PAGE}/chl_`)).toBe(true);
+    expect(live(req.idempotencyKey)).toEqual([]);
+    expect(valueOf(await resultOf(c, started.providerChargeId, req))).toEqual({ state: 'waiting' });
+
+    const page = await simulatedIssuerPage(sim.url).show(started.challenge!.redirect.url.slice(ISSUER_PAGE.length + 1));
+    expect(page).toMatchObject({ status: 200 });
+    const html = (page as { html: string }).html;
+    for (const text of ['Corner Shop', '•••• 3220', 'Complete authentication', 'Fail authentication', 'Cancel'])
+      expect(html).toContain(text);
+    expect(html).not.toContain(threeDsCard('challenge'));
+
+    expect(await press(started.challenge!.redirect.url, 'complete')).toEqual({ status: 303, location: RETURN_URL });
+    const done = valueOf(await resultOf(c, started.providerChargeId, req));
+    expect(done).toEqual({
+      state: 'authorised',
+      authorisation: {
+        providerChargeId: started.providerChargeId,
+        captured: true,
+        amount: 1000n,
+        threeDs: { flow: 'challenge', transStatus: 'Y', eci: '05', version: '2.2.0', liabilityShift: true },
+      },
+    });
+    // Pressing again changes nothing.
+    expect(await press(started.challenge!.redirect.url, 'fail')).toEqual({ status: 303, location: RETURN_URL });
+    expect(valueOf(await resultOf(c, started.providerChargeId, req))).toEqual(done);
+    expect(live(req.idempotencyKey)).toHaveLength(1);
+  });
+
+  it.each([
+    ['challenge', 'fail', 'authentication_required', '1A', 'N'],
+    ['challenge', 'cancel', 'authentication_required', '1A', 'N'],
+    ['challenge_fails', 'complete', 'authentication_required', '1A', 'N'],
+    ['challenge_then_decline', 'complete', 'do_not_honour', '05', 'Y'],
+  ] as const)('a %s card, %s pressed: failed as %s (%s), transStatus %s', async (behaviour, action, category, code, transStatus) => {
+    const c = threeDsConnector();
+    const req = request(threeDsCard(behaviour), { authentication });
+    const started = valueOf(await c.authorise(req));
+    await press(started.challenge!.redirect.url, action);
+    const result = valueOf(await resultOf(c, started.providerChargeId, req));
+    expect(result).toMatchObject({
+      state: 'failed',
+      failure: { category, gatewayCode: code },
+      threeDs: { flow: 'challenge', transStatus },
+    });
+    expect(live(req.idempotencyKey)).toEqual([]);
+  });
+
+  it('cancels a payment waiting for its payer by reversal: completing the challenge afterwards revives nothing', async () => {
+    const c = threeDsConnector();
+    const req = request(threeDsCard('challenge'), { authentication });
+    const started = valueOf(await c.authorise(req));
+    valueOf(await c.reverse({ idempotencyKey: req.idempotencyKey }));
+    await press(started.challenge!.redirect.url, 'complete');
+    expect(valueOf(await resultOf(c, started.providerChargeId, req))).toMatchObject({
+      state: 'failed',
+      failure: { category: 'authentication_required' },
+    });
+    expect(live(req.idempotencyKey)).toEqual([]);
+  });
+
+  it('authenticates a frictionless card without a challenge when allowed, and merely approves it otherwise', async () => {
+    const c = threeDsConnector();
+    const allowed = valueOf(await c.authorise(request(threeDsCard('frictionless'), { authentication })));
+    expect(allowed).toMatchObject({ captured: false, threeDs: { flow: 'frictionless', transStatus: 'Y', liabilityShift: true } });
+    expect(allowed.challenge).toBeUndefined();
+    expect(valueOf(await c.authorise(request(threeDsCard('frictionless')))).threeDs).toBeUndefined();
+  });
+
+  it('takes an authentication run elsewhere: approved with it, refused when it says the payer was not authenticated', async () => {
+    const external = { eci: '05', authenticationValue: 'AAABBEg0VhI0VniQEjRWAAAAAAA=', dsTransID: randomUUID(), threeDsVersion: '2.2.0' };
+    const approved = valueOf(await connector.authorise(request(threeDsCard('challenge'), { externalThreeDs: external })));
+    expect(approved.threeDs).toEqual({ transStatus: 'Y', eci: '05', version: '2.2.0', liabilityShift: true });
+    const refused = failureOf(
+      await connector.authorise(request(threeDsCard('challenge'), { externalThreeDs: { ...external, transStatus: 'N' } })),
+    );
+    expect(refused).toMatchObject({ category: 'authentication_required', gatewayCode: '1A' });
   });
 });
 

@@ -1,5 +1,9 @@
 import type {
+  AuthenticationResult,
+  Authorisation,
   CardSummary,
+  Challenge,
+  ThreeDsOutcome,
   DebitAccount,
   PaymentSource,
   PaymentState,
@@ -19,6 +23,8 @@ export interface SimulatedConnectorConfig {
   latency: { minMs: number; maxMs: number };
   /** How long a direct debit stays pending before it settles or fails; 0 when absent. */
   settlementDelayMs?: number;
+  /** Where the issuer's challenge page of a 3-D Secure card is served (the gateway's, issuer-page.ts), by challenge id after it. */
+  issuerPageUrl?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -33,6 +39,10 @@ export function createSimulatedConnector(config: SimulatedConnectorConfig): Prov
     throw new RangeError('settlementDelayMs must be whole milliseconds, at least 0');
   }
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
+  const challengeOf = (id: string): Challenge => {
+    if (!config.issuerPageUrl) throw new TypeError('a challenge, but no issuer page to send the payer to');
+    return { redirect: { url: `${config.issuerPageUrl.replace(/\/+$/, '')}/${encodeURIComponent(id)}`, method: 'GET' } };
+  };
 
   async function call<T>(
     method: string,
@@ -87,15 +97,26 @@ export function createSimulatedConnector(config: SimulatedConnectorConfig): Prov
           source: wireSource(req.source),
           reference: req.reference,
           descriptor: req.descriptor,
+          authentication: req.authentication && { returnUrl: req.authentication.returnUrl, merchantName: req.authentication.merchantName },
+          externalThreeDs: req.externalThreeDs,
         },
         keyed(req.idempotencyKey),
         (answer) => ({
-          providerChargeId: text(answer, 'id'),
-          captured: text(answer, 'status') === 'captured',
-          amount: minorUnits(answer, 'amount'),
+          ...authorisationOf(answer),
           card: cardSummary(answer.card),
+          challenge: isObject(answer.challenge) ? challengeOf(text(answer.challenge, 'id')) : undefined,
         }),
       ),
+    authenticationResult: (req) =>
+      call('GET', `/v1/authorisations/${encodeURIComponent(req.providerChargeId)}`, undefined, {}, (answer): AuthenticationResult => {
+        const status = oneOf(answer, 'status', ['authenticating', 'authorised', 'captured', 'failed', 'voided', 'reversed'] as const);
+        const threeDs = threeDsOf(answer.threeDs);
+        if (status === 'authenticating') return { state: 'waiting' };
+        if (status === 'authorised' || status === 'captured') return { state: 'authorised', authorisation: authorisationOf(answer) };
+        // Failed (authentication, or the issuer after it), or cancelled when the gateway gave up waiting.
+        const failure = refusalOf(errorCode(answer)) ?? refusalOf('1A')!;
+        return { state: 'failed', failure, threeDs };
+      }),
     capture: (req) =>
       call('POST', `${payment(req.providerChargeId)}/capture`, { amount: req.amount.toString() }, keyed(req.idempotencyKey), (answer) => ({
         amount: minorUnits(answer, 'amount'),
@@ -178,6 +199,31 @@ function wireAccount(account: DebitAccount): Json {
   if (account.type === 'payto') return { type: 'payto', agreementId: account.agreementId };
   const { bankCode, accountNumber, accountName } = account;
   return { type: 'bank_account', bankCode, accountNumber, accountName };
+}
+
+/** An approved payment (or one waiting for its challenge) as the acquirer answers it. */
+function authorisationOf(answer: Json): Authorisation {
+  return {
+    providerChargeId: text(answer, 'id'),
+    captured: text(answer, 'status') === 'captured',
+    amount: minorUnits(answer, 'amount'),
+    threeDs: threeDsOf(answer.threeDs),
+  };
+}
+
+const TRANS_STATUSES = ['Y', 'A', 'N', 'R', 'U', 'C'] as const;
+
+function threeDsOf(value: unknown): ThreeDsOutcome | undefined {
+  if (!isObject(value)) return undefined;
+  const optionalText = (name: string) => (value[name] === undefined ? undefined : text(value, name));
+  const flow = optionalText('flow');
+  return {
+    flow: flow === undefined ? undefined : oneOf(value, 'flow', ['challenge', 'frictionless'] as const),
+    transStatus: value.transStatus === undefined ? undefined : oneOf(value, 'transStatus', TRANS_STATUSES),
+    eci: optionalText('eci'),
+    version: optionalText('version'),
+    liabilityShift: typeof value.liabilityShift === 'boolean' ? value.liabilityShift : undefined,
+  };
 }
 
 function readState(answer: Json): PaymentState {

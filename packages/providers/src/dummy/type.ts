@@ -19,7 +19,7 @@ export const DUMMY: ProviderType = {
   checkParameters: (parameters) => ({ ok: true, parameters: { ...parameters } }),
   currencies: [...CURRENCIES.keys()],
   providerAmount: (currency, isoMinor) => (CURRENCIES.has(currency) ? isoMinor : undefined),
-  operations: new Set([...CARD_OPERATIONS, 'networkToken', 'bankAccountDebit', 'payTo', 'applePay']),
+  operations: new Set([...CARD_OPERATIONS, 'networkToken', 'bankAccountDebit', 'payTo', 'applePay', 'threeDsRedirect', 'externalThreeDs']),
   // The simulated acquirer runs inside the gateway (or at GATEWAY_SIMULATOR_URL): the gateway passes its URL.
   endpoint: () => '',
   connector: ({ baseUrl, timeoutMs, simulation }) =>
@@ -28,6 +28,7 @@ export const DUMMY: ProviderType = {
       timeoutMs,
       latency: simulation?.latency ?? { minMs: 0, maxMs: 0 },
       settlementDelayMs: simulation?.settlementDelayMs,
+      issuerPageUrl: simulation?.issuerPageUrl,
     }),
   // The test format's data is base64 JSON holding the card number (simulator/wallet.ts).
   walletCardNumber(paymentData) {

@@ -1,15 +1,16 @@
 import { ApiError, detectScheme, lookupIin, type Currency } from '@gateway/core';
 import type { Charge, ChargeAttempt, Prisma } from '@gateway/db';
-import type { CardSummary, PaymentSource, ProviderFailure } from '@gateway/providers';
+import type { Authorisation, CardSummary, ExternalThreeDs, PaymentSource, ProviderFailure } from '@gateway/providers';
 import type { ChargeView } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
 import type { NotificationService } from '../notifications';
-import { connectorFor, providerError } from '../providers/connectors';
+import { connectorFor } from '../providers/connectors';
 import type { ProviderWithFees } from '../providers/selection';
 import { PROVIDER_OUTCOME_TX, type ChargeEvents } from './events';
 import { REVERSE_QUEUE } from './queues';
 import { failedAttemptRow, failedCharge } from './records';
 import { keeper, reverseAttempt } from './reversal';
+import { awaitingPayer, chargeFailure, type ThreeDs, type ThreeDsPlan } from './three-d-secure';
 import { updateCharge, updateCharges } from './statements';
 import { toChargeView } from './view';
 
@@ -30,6 +31,10 @@ export interface AttemptPlan {
   /** Move on to the next route after a retryable failure (least cost, fallback payment methods). */
   failover: boolean;
   recurring?: boolean;
+  /** The payer takes part in 3-D Secure: the provider may answer a challenge, and the charge then waits PENDING. */
+  threeDs?: ThreeDsPlan;
+  /** An authentication the merchant ran elsewhere, passed to the provider. */
+  externalThreeDs?: ExternalThreeDs;
   /**
    * Takes a success (its charge and the changes) that the caller writes itself, with others in one
    * statement (a batch chunk: updateCharges), instead of its own write. Until then the charge stays
@@ -44,6 +49,14 @@ export interface AttemptPlan {
  * and an answer that arrives after they did is a payment the merchant does not know about.
  */
 const FAILOVER_BUDGET_MS = 45_000;
+
+/** A connector answered a challenge the request did not allow (a connector's mistake): reversed, never waited for. */
+const UNASKED_CHALLENGE: ProviderFailure = {
+  category: 'processor_error',
+  retryable: true,
+  gatewayCode: 'UNASKED_CHALLENGE',
+  gatewayMessage: 'The provider asked for an authentication the payment did not allow',
+};
 
 /** Masked-card columns of a charge for a card the provider described (stored cards, wallets). */
 export function cardColumnsFromSummary(card: CardSummary) {
@@ -81,7 +94,21 @@ export function createAttemptRunner(
   { db, clock, logger, config, jobs }: Dependencies,
   events: ChargeEvents,
   { keepPending }: Pick<NotificationService, 'keepPending'>,
+  { scheduleTimeout }: Pick<ThreeDs, 'scheduleTimeout'>,
 ) {
+  /** The charge now waits for its payer to authenticate (3-D Secure): PENDING, with its timeout, and its event. */
+  async function awaitPayer(charge: Charge, value: Authorisation, capture: boolean, card: CardSummary | undefined): Promise<Charge> {
+    const now = clock.now();
+    const changes = awaitingPayer(config.publicUrl ?? '', charge, value, capture, now);
+    const withCard = card && !charge.cardMasked ? { ...changes, ...cardColumnsFromSummary(card) } : changes;
+    return db.$transaction(async (tx) => {
+      const waiting = await updateCharge(tx, charge, 'PROCESSING', withCard);
+      await scheduleTimeout(tx, charge, now);
+      await events.statusChanged(tx, charge);
+      return waiting;
+    }, PROVIDER_OUTCOME_TX);
+  }
+
   async function reverse(route: ChargeRoute, idempotencyKey: string): Promise<boolean> {
     const reversal = await reverseAttempt(db, config, route.provider, idempotencyKey);
     if (reversal.ok) return true;
@@ -137,13 +164,25 @@ export function createAttemptRunner(
         reference: charge.reference ?? undefined,
         descriptor: charge.descriptor ?? undefined,
       };
-      const result = await connectorFor(provider, config).authorise({ ...parameters, source: route.source, keep: keeper(db, parameters) });
+      const result = await connectorFor(provider, config).authorise({
+        ...parameters,
+        source: route.source,
+        keep: keeper(db, parameters),
+        authentication: plan.threeDs?.request,
+        externalThreeDs: plan.externalThreeDs,
+      });
 
+      if (result.ok && result.value.challenge && plan.threeDs) {
+        const waiting = await awaitPayer(charge, result.value, capture, result.value.card);
+        logger.info({ chargeId: charge.id, providerId: provider.id, attempt }, 'charge waits for 3-D Secure');
+        return { charge: waiting, provider, failedAttempts };
+      }
       if (result.ok) {
-        const { providerChargeId, captured, card, capture: pendingCapture } = result.value;
-        const data: Partial<Charge> = captured
+        const { providerChargeId, captured, card, capture: pendingCapture, threeDs } = result.value;
+        const decided: Partial<Charge> = captured
           ? { status: 'SUCCESS', providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
           : { status: 'AUTHORISE', providerChargeId };
+        const data = threeDs ? { ...decided, threeDs: threeDs as Charge['threeDs'] } : decided;
         const changes = card && !charge.cardMasked ? { ...data, ...cardColumnsFromSummary(card) } : data;
         const write = (tx: Prisma.TransactionClient) => updateCharge(tx, charge, 'PROCESSING', changes);
         // A sale whose capture the provider settles later (Adyen): kept with the charge, pending its notification.
@@ -169,8 +208,9 @@ export function createAttemptRunner(
         return { charge: updated, provider, failedAttempts };
       }
 
-      const { failure } = result;
-      const error = providerError(failure, { details: { chargeId: charge.id } });
+      // A challenge nobody asked for is not waited for: the payment is reversed like an unknown outcome.
+      const failure = result.ok ? UNASKED_CHALLENGE : result.failure;
+      const error = chargeFailure(failure, plan.threeDs !== undefined, { chargeId: charge.id });
       const reversed = !failure.retryable || (await reverse(route, idempotencyKey));
       const next = routes[index + 1];
       const last =

@@ -13,13 +13,15 @@ import type { Account } from '@gateway/db';
 import type { CardDetails } from '@gateway/providers';
 import type { CardChargeInput } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
-import type { HeldKey } from '../idempotency';
+import { typeOfProvider } from '../providers/currencies';
 import { requireAmount, requireCurrency } from '../money';
 import { chargeMoney } from '../providers/currencies';
 import { estimatedCost, leastCostRoutes, requireProvider, type ProviderWithFees } from '../providers/selection';
 import type { AttemptRunner } from './attempts';
 import { chargeDetails, chargeRow } from './records';
 import { insertCharge } from './statements';
+import type { ChargeOrigin } from './stored';
+import { externalThreeDsRefused, threeDsPlan } from './three-d-secure';
 
 /** Where a card charge goes: the provider the caller named, or the cheapest eligible one. */
 export type CardChargeTarget = { providerId: string } | 'least-cost';
@@ -47,7 +49,12 @@ export function createCardCharging(deps: Dependencies, { runAttempts }: Pick<Att
     };
   }
 
-  return async function createCardCharge(account: Account, input: CardChargeInput, target: CardChargeTarget, heldKey?: HeldKey) {
+  return async function createCardCharge(
+    account: Account,
+    input: CardChargeInput,
+    target: CardChargeTarget,
+    { heldKey, browser }: Pick<ChargeOrigin, 'heldKey' | 'browser'> = {},
+  ) {
     const payment = input.paymentInformation;
     if (!payment) throw new ApiError('InvalidPaymentInformation', { message: 'paymentInformation is required for a card charge' });
     const expiry = parseExpiry(payment.expiryDate);
@@ -56,8 +63,13 @@ export function createCardCharging(deps: Dependencies, { runAttempts }: Pick<Att
 
     const iin = lookupIin(payment.cardNumber);
     const { currency, amount, routes } = await routesFor(account, input, target, iin);
-    const first = routes[0];
+    const externalThreeDs = payment.externalThreeDsData;
+    // Authentication the merchant ran elsewhere goes only where it can be passed on, never dropped.
+    const usable = externalThreeDs ? routes.filter((route) => typeOfProvider(route.provider).operations.has('externalThreeDs')) : routes;
+    const first = usable[0];
+    if (!first && routes.length > 0) throw externalThreeDsRefused();
     if (!first) throw new ApiError('NoCardProvidersConfigured');
+    const threeDs = threeDsPlan(account, input, { publicUrl: config.publicUrl ?? '', browser });
 
     const card: CardDetails = {
       number: payment.cardNumber,
@@ -88,6 +100,7 @@ export function createCardCharging(deps: Dependencies, { runAttempts }: Pick<Att
             cardCountryCode: iin.countryCode,
             cardCountry: iin.country,
             ...chargeDetails(input),
+            threeDsToken: threeDs?.token,
           },
         },
         config.keyring,
@@ -98,8 +111,10 @@ export function createCardCharging(deps: Dependencies, { runAttempts }: Pick<Att
       charge,
       currency,
       capture: input.capture ?? true,
-      routes: routes.map((route) => ({ ...route, source: { type: 'card', card } })),
+      routes: usable.map((route) => ({ ...route, source: { type: 'card', card } })),
       failover: target === 'least-cost',
+      threeDs,
+      externalThreeDs,
     });
   };
 }

@@ -4,11 +4,12 @@ import { createAttemptRunner } from './attempts';
 import { createCardCharging } from './create';
 import { createDebitCharging } from './debits';
 import { createChargeEvents } from './events';
-import { createNotificationService } from '../notifications';
+import { createNotificationService, type AuthorisationListener } from '../notifications';
 import { createChargeLifecycle } from './lifecycle';
 import { createChargeRecovery } from './recovery';
 import { createChargeSearch } from './search';
 import { createStoredCharging, type StoredChargingDeps } from './stored';
+import { createThreeDs } from './three-d-secure';
 
 export type { ChargeOrigin, TokenConsumer } from './stored';
 
@@ -18,8 +19,11 @@ export function createChargeService(
   webhooks: Pick<WebhookService, 'record' | 'listens'>,
 ) {
   const events = createChargeEvents(deps, webhooks);
-  const notifications = createNotificationService(deps, events);
-  const attempts = createAttemptRunner(deps, events, notifications);
+  // Notifications complete charges waiting for 3-D Secure, which keep modifications with them: bound late.
+  const authorisations: AuthorisationListener = { notified: (...args) => threeDs.notified(...args) };
+  const notifications = createNotificationService(deps, events, authorisations);
+  const threeDs = createThreeDs(deps, events, notifications);
+  const attempts = createAttemptRunner(deps, events, notifications, threeDs);
   const debits = createDebitCharging(deps, events);
   const lifecycle = createChargeLifecycle(deps, events, notifications);
   const recovery = createChargeRecovery(deps, lifecycle, events);
@@ -30,7 +34,8 @@ export function createChargeService(
     ...lifecycle,
     notifications,
     settleCharges: attempts.settleCharges,
-    jobHandlers: { ...recovery.jobHandlers, ...debits.jobHandlers },
+    threeDs,
+    jobHandlers: { ...recovery.jobHandlers, ...debits.jobHandlers, ...threeDs.jobHandlers },
     sweepAbandoned: recovery.sweepAbandoned,
     /** How Idempotency-Keys bound to charges and their changes are answered (services/idempotency.ts). */
     keyAnswers: { charge: recovery.chargeAnswer, ...lifecycle.keyAnswers },

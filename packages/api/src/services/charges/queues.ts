@@ -13,5 +13,8 @@ export const RECOVER_QUEUE = 'charge.recover-abandoned';
  */
 export const CONFIRM_AFTER_MS = 2 * 60_000;
 
+/** Gives up on a charge whose payer did not complete 3-D Secure in time (three-d-secure.ts). */
+export const THREE_DS_TIMEOUT_QUEUE = 'charge.threeds-timeout';
+
 /** Asks the provider whether a bank-account or PayTo debit has settled (or failed). */
 export const SETTLE_DEBIT_QUEUE = 'charge.settle-debit';

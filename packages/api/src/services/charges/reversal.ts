@@ -41,13 +41,17 @@ export function keeper(db: Db, params: AttemptParameters): NonNullable<Authorise
   };
 }
 
-/** The reversal of an attempt with what was kept of it (only the key when nothing was: nothing moved money). */
-async function reverseRequest(db: Db, idempotencyKey: string): Promise<ReverseRequest> {
+/**
+ * The reversal of an attempt with what was kept of it (only the key when nothing was: nothing moved
+ * money), and the provider's payment id when the gateway learnt it (a payment waiting for its payer).
+ */
+async function reverseRequest(db: Db, idempotencyKey: string, providerChargeId?: string | null): Promise<ReverseRequest> {
   const charge = await db.charge.findUnique({ where: { id: chargeIdOf(idempotencyKey) }, select: { attemptData: true } });
   const kept = (charge?.attemptData as Record<string, KeptAttempt> | null)?.[idempotencyKey];
-  if (!kept) return { idempotencyKey };
+  const known = providerChargeId ? { providerChargeId } : {};
+  if (!kept) return { idempotencyKey, ...known };
   const { amount, ...rest } = kept;
-  return { ...rest, idempotencyKey, amount: BigInt(amount) };
+  return { ...rest, idempotencyKey, amount: BigInt(amount), ...known };
 }
 
 /** Undoes whatever the authorise call with this key may have done at the provider. */
@@ -56,7 +60,8 @@ export async function reverseAttempt(
   config: ServiceConfig,
   provider: Provider,
   idempotencyKey: string,
+  providerChargeId?: string | null,
 ): Promise<ProviderResult<void>> {
-  const request = await reverseRequest(db, idempotencyKey);
+  const request = await reverseRequest(db, idempotencyKey, providerChargeId);
   return connectorFor(provider, config, { timeoutMs: REVERSAL_TIMEOUT_MS }).reverse(request);
 }

@@ -47,6 +47,10 @@ const CHARGE_DEFAULTS = {
   descriptor: null,
   initiator: null,
   threeDsNotificationUrl: null,
+  threeDsToken: null,
+  threeDsChallenge: null,
+  threeDsStartedAt: null,
+  threeDs: null,
   address: null,
   order: null,
   geolocation: null,
@@ -75,7 +79,16 @@ const CHARGE_DEFAULTS = {
 type Column = keyof Charge;
 type Row = Partial<Record<Column, unknown>>;
 
-const JSON_COLUMNS = new Set<string>(['address', 'order', 'geolocation', 'metadata', 'webhook', 'transfer'] satisfies Column[]);
+const JSON_COLUMNS = new Set<string>([
+  'address',
+  'order',
+  'geolocation',
+  'metadata',
+  'webhook',
+  'transfer',
+  'threeDsChallenge',
+  'threeDs',
+] satisfies Column[]);
 
 function column(name: string): string {
   // Names come from typed rows, never from a request; checked all the same, as they are not parameters.

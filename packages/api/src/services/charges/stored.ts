@@ -1,6 +1,6 @@
 import { ApiError, lookupIin, newId, notFound, parseExpiry, type Currency } from '@gateway/core';
 import type { Account, Charge, PaymentMethod, PaymentToken, Prisma } from '@gateway/db';
-import type { PaymentSource } from '@gateway/providers';
+import type { BrowserInfo, PaymentSource } from '@gateway/providers';
 import type {
   BankAccountChargeInput,
   ChargeFieldsInput,
@@ -12,6 +12,7 @@ import type {
 } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
 import type { HeldKey, KeyedResource } from '../idempotency';
+import { threeDsPlan, type ThreeDsPlan } from './three-d-secure';
 import type { PaymentMethodService } from '../payment-methods';
 import { requireActive, storedCardRef } from '../payment-methods/saving';
 import type { StoredPayTo } from '../payment-methods/view';
@@ -57,6 +58,8 @@ export interface ChargeOrigin {
   keyedAs?: KeyedResource;
   /** What else the charge takes, written with it in its transaction (a payment link's slot): refused, no charge. */
   takes?: (tx: Prisma.TransactionClient) => Promise<void>;
+  /** The payer's browser, as the request told it (3-D Secure: docs/three-d-secure.md). */
+  browser?: BrowserInfo;
 }
 
 /** The links a charge row keeps to where it came from. */
@@ -102,6 +105,8 @@ export function createStoredCharging(
     recurring?: boolean;
     /** The methods the charge may use, whose vaulted CCVs it consumes. */
     used: Array<PaymentMethod | null>;
+    /** The payer takes part in 3-D Secure (a saved card can need it too). */
+    threeDs?: ThreeDsPlan;
   }
 
   /** The account's payment methods with these ids, removed ones too, in one statement (none when there are no ids). */
@@ -190,6 +195,9 @@ export function createStoredCharging(
 
     const first = await cardRoute(method, amount, currency);
     if (!first) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method cannot be charged' });
+    // A batch row or a subscription payment is made without its payer: never asked to authenticate.
+    const payerPresent = !origin.batchId && !origin.subscriptionId;
+    const threeDs = payerPresent ? threeDsPlan(account, input, { publicUrl: config.publicUrl ?? '', browser: origin.browser }) : undefined;
     const second = fallback ? await cardRoute(fallback, amount, currency) : undefined;
     const routes = second ? [first, second] : [first];
     const row = chargeRow(
@@ -201,11 +209,11 @@ export function createStoredCharging(
         provider,
         estimatedCost: first.estimatedCost,
         paymentType: 'CARD',
-        columns: { ...columns, ...cardColumnsOf(method) },
+        columns: { ...columns, ...cardColumnsOf(method), threeDsToken: threeDs?.token },
       },
       config.keyring,
     );
-    const card = { row, currency, routes, capture: input.capture ?? true, recurring: input.recurring, used: [method, fallback] };
+    const card = { row, currency, routes, capture: input.capture ?? true, recurring: input.recurring, used: [method, fallback], threeDs };
     return { card };
   }
 
@@ -217,6 +225,7 @@ export function createStoredCharging(
     routes: card.routes,
     failover: card.routes.length > 1,
     recurring: card.recurring,
+    threeDs: card.threeDs,
     settle,
   });
 
@@ -348,12 +357,16 @@ export function createStoredCharging(
     return chargeMethod(account, method, input, { chargeId }, true);
   }
 
-  async function createCustomerCharge(account: Account, input: CustomerChargeInput, heldKey?: HeldKey) {
+  async function createCustomerCharge(
+    account: Account,
+    input: CustomerChargeInput,
+    origin: Pick<ChargeOrigin, 'heldKey' | 'browser'> = {},
+  ) {
     const customer = await db.customer.findFirst({ where: { id: input.customerId, accountId: account.id } });
     if (!customer) throw notFound('InvalidCustomerId', 'Customer');
     if (customer.dateRemoved) throw new ApiError('InvalidCustomerIdRemoved', { message: 'The customer was removed' });
     if (!customer.defaultPaymentMethodId) throw new ApiError('CustomerHasNoDefaultPaymentMethodId');
-    return chargeMethod(account, await paymentMethods.activeMethod(account, customer.defaultPaymentMethodId), input, { heldKey });
+    return chargeMethod(account, await paymentMethods.activeMethod(account, customer.defaultPaymentMethodId), input, origin);
   }
 
   async function createTokenCharge(account: Account, input: TokenChargeInput, origin: ChargeOrigin = {}) {
@@ -368,6 +381,7 @@ export function createStoredCharging(
     const expiry = parseExpiry(token.cardExpiry ?? '');
     if (!expiry) throw new ApiError('InvalidExpiryDate');
     const card = await vault.readCard(account, token.vaultItemId, { actor: vaultReader(account), purpose: `charge ${chargeId}` });
+    const threeDs = threeDsPlan(account, input, { publicUrl: config.publicUrl ?? '', browser: origin.browser });
     const row = chargeRow(
       account,
       {
@@ -383,6 +397,7 @@ export function createStoredCharging(
           ...linksOf(origin),
           paymentTokenId: token.id,
           transfer: input.transfer as Prisma.InputJsonValue | undefined,
+          threeDsToken: threeDs?.token,
         },
       },
       config.keyring,
@@ -410,6 +425,7 @@ export function createStoredCharging(
         capture: input.capture ?? true,
         routes: [{ provider, estimatedCost: charge.estimatedCost ?? undefined, source }],
         failover: false,
+        threeDs,
       });
     } finally {
       await vault.consumeCcv(account, token.vaultItemId);

@@ -1,5 +1,6 @@
 import { ApiError, ERROR_NAMES, publicStatus, toWireAmount, type Currency } from '@gateway/core';
 import type { Charge, ChargeAttempt, Customer, Prisma, Provider, Refund } from '@gateway/db';
+import type { Challenge, ThreeDsOutcome } from '@gateway/providers';
 import type { ChargeView } from '../../schemas/charge';
 import { requireCurrency } from '../money';
 
@@ -20,6 +21,18 @@ export type ChargeRecord = Charge & {
 };
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/** What a charge waiting for its payer's 3-D Secure authentication keeps of it (Charge.threeDsChallenge). */
+export interface PendingChallenge {
+  /** The gateway's URL the merchant sends the payer to (threeDsRedirectUrl). */
+  url: string;
+  /** Where that URL sends the browser: the provider's page. */
+  redirect: Challenge['redirect'];
+  /** Whether the approved payment is captured (a sale) or only authorised. */
+  capture: boolean;
+}
+
+export const challengeOf = (charge: Pick<Charge, 'threeDsChallenge'>) => charge.threeDsChallenge as PendingChallenge | null;
 
 /**
  * The error a failed charge was answered with, from what its row keeps of it: its failure, and
@@ -93,6 +106,7 @@ export function toChargeView(charge: ChargeRecord): ChargeView {
   const currency = requireCurrency(charge.currency);
   const authorised = charge.status !== 'FAILED' && charge.status !== 'PROCESSING';
   const card = cardView(charge);
+  const threeDs = charge.threeDs as ThreeDsOutcome | null;
   return {
     chargeId: charge.id,
     providerChargeId: charge.providerChargeId,
@@ -133,14 +147,23 @@ export function toChargeView(charge: ChargeRecord): ChargeView {
     customer: charge.customer ? customerSummary(charge.customer) : null,
     provider: charge.provider ? { providerId: charge.provider.id, type: charge.provider.type, name: charge.provider.name } : null,
     threeDSServerTransID: null,
-    threeDsVerified: false,
+    threeDsVerified: threeDs?.transStatus === 'Y',
     authorisationAmount: authorised ? money(charge.amount, currency) : null,
     initiator: charge.initiator === 'CUSTOMER' || charge.initiator === 'MERCHANT' ? charge.initiator : null,
     ip: charge.ip,
     ipInfo: null,
     visaInstallments: null,
     descriptor: charge.descriptor,
-    threeDsRedirectUrl: null,
+    threeDsRedirectUrl: charge.status === 'PENDING' ? (challengeOf(charge)?.url ?? null) : null,
+    threeDs: threeDs
+      ? {
+          flow: threeDs.flow ?? null,
+          transStatus: threeDs.transStatus ?? null,
+          eci: threeDs.eci ?? null,
+          version: threeDs.version ?? null,
+          liabilityShift: threeDs.liabilityShift ?? null,
+        }
+      : null,
     paymentTokenId: charge.paymentTokenId,
     subscriptionId: charge.subscriptionId,
     metadata: (charge.metadata as Record<string, string> | null) ?? null,

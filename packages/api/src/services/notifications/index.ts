@@ -1,6 +1,6 @@
 import { ApiError, isUuid, newId, toWireAmount } from '@gateway/core';
 import type { Account, Prisma, Provider, ProviderModification, ProviderNotification as NotificationRow } from '@gateway/db';
-import { providerType, type ProviderNotification } from '@gateway/providers';
+import { providerType, type ProviderNotification, type ProviderNotificationOutcome } from '@gateway/providers';
 import type { ChargeEvents } from '../charges/events';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
@@ -50,7 +50,16 @@ const ATTENTION_LIMIT = 200;
 
 const SETTLED_EVENTS: ReadonlySet<string> = new Set<ModificationKind>(['capture', 'void', 'refund']);
 
-export function createNotificationService({ db, clock, logger, config }: Dependencies, events: ChargeEvents) {
+/** What hears of a payment's authorisation from its provider: charges waiting for their payer's 3-D Secure (charges/three-d-secure.ts). */
+export interface AuthorisationListener {
+  notified(providerId: string, providerChargeId: string, outcome: ProviderNotificationOutcome): Promise<void>;
+}
+
+export function createNotificationService(
+  { db, clock, logger, config }: Dependencies,
+  events: ChargeEvents,
+  authorisations: AuthorisationListener,
+) {
   const timeoutMs = (config.notificationTimeoutMinutes ?? DEFAULT_NOTIFICATION_TIMEOUT_MINUTES) * 60_000;
 
   /** Serialises the two sides that meet on one modification: keeping it, and a notification about it. */
@@ -187,7 +196,7 @@ export function createNotificationService({ db, clock, logger, config }: Depende
       gatewayCode: notification.failure?.gatewayCode ?? null,
       gatewayMessage: notification.failure?.gatewayMessage ?? null,
     };
-    await db.$transaction(async (tx) => {
+    const taken = await db.$transaction(async (tx) => {
       if (providerReference) await lock(tx, provider.id, providerReference);
       const inserted = await tx.$executeRaw`
         INSERT INTO "ProviderNotification"
@@ -198,12 +207,18 @@ export function createNotificationService({ db, clock, logger, config }: Depende
         ON CONFLICT DO NOTHING`;
       if (inserted === 0) {
         logger.info({ providerId: provider.id, notificationId: notification.id }, 'provider notification repeated: nothing changed');
-        return;
+        return false;
       }
-      if (!providerReference || !SETTLED_EVENTS.has(notification.event)) return;
+      if (!providerReference || !SETTLED_EVENTS.has(notification.event)) return true;
       const modification = await modificationFor(tx, provider.id, providerReference, notification);
       if (modification) await apply(tx, modification, report);
+      return true;
     });
+    // A payment's authorisation completes a charge waiting for its payer (3-D Secure), after the
+    // notification is kept: that asks the provider, which no transaction should wait for.
+    const { event, providerChargeId, success, failure, threeDs } = notification;
+    if (taken && event === 'authorisation' && providerChargeId)
+      await authorisations.notified(provider.id, providerChargeId, { success, failure, threeDs });
   }
 
   /** Verifies a notification's raw bytes with the provider's scheme and takes what it reports. */

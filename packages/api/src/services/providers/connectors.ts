@@ -27,6 +27,9 @@ function baseUrlOf(type: ProviderType, provider: Provider, parameters: Readonly<
   return url.pathname === '/' ? `${url.origin}${new URL(own).pathname.replace(/\/$/, '')}` : override.replace(/\/+$/, '');
 }
 
+/** Where the gateway serves the simulated issuer's 3-D Secure challenge page (the dummy type's, by challenge id after it). */
+export const simulatedIssuerPageUrl = (publicUrl: string) => `${publicUrl.replace(/\/+$/, '')}/simulator/3ds`;
+
 /** The connector that talks to a provider row's acquirer (with another timeout for reversals). */
 export function connectorFor(provider: Provider, config: ServiceConfig, options: { timeoutMs?: number } = {}): ProviderConnector {
   const type = typeOfProvider(provider);
@@ -36,7 +39,11 @@ export function connectorFor(provider: Provider, config: ServiceConfig, options:
     timeoutMs: options.timeoutMs ?? provider.timeoutMs,
     environment: environmentOf(provider),
     parameters,
-    simulation: { latency: { minMs: provider.latencyMinMs, maxMs: provider.latencyMaxMs }, settlementDelayMs: provider.settlementDelayMs },
+    simulation: {
+      latency: { minMs: provider.latencyMinMs, maxMs: provider.latencyMaxMs },
+      settlementDelayMs: provider.settlementDelayMs,
+      issuerPageUrl: config.publicUrl && simulatedIssuerPageUrl(config.publicUrl),
+    },
   });
 }
 

@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import { isExpired } from '@gateway/core';
-import type { DebitAccount, PaymentState } from '../../connector.js';
+import type { DebitAccount, PaymentState, ThreeDsOutcome } from '../../connector.js';
 import type { Journal, Table } from './journal.js';
 import { Operations, type LedgerOperation, type OperationKind, type Outcome } from './operations.js';
-import type { AgreementInput, AuthoriseInput, DebitInput, SourceInput } from './requests.js';
+import type { AgreementInput, AuthoriseInput, ChallengeAction, DebitInput, SourceInput } from './requests.js';
 import { errorBody, type ResponseCode } from './response-codes.js';
 import { bankAccountOutcome, DECLINED_PAY_ID } from './test-accounts.js';
+import type { CardBehaviour, ThreeDsBehaviour } from './test-cards.js';
 import { Vault, withoutCardData } from './vault.js';
 
-/** 'authorised' and 'captured' authorisations are live (hold or moved money); the others are not. */
-export type AuthorisationStatus = 'authorised' | 'captured' | 'voided' | 'reversed';
+/**
+ * 'authorised' and 'captured' authorisations are live (hold or moved money); the others are not:
+ * 'authenticating' waits for the payer's 3-D Secure challenge, 'failed' failed it (or was declined after it).
+ */
+export type AuthorisationStatus = 'authorised' | 'captured' | 'voided' | 'reversed' | 'authenticating' | 'failed';
 
 export interface LedgerAuthorisation {
   type: 'authorisation';
@@ -26,6 +30,70 @@ export interface LedgerAuthorisation {
   cardLast4: string;
   reference: string | undefined;
   descriptor: string | undefined;
+  /** How the payer was authenticated (3-D Secure), when it was. */
+  threeDs?: ThreeDsOutcome;
+  /** Why a 'failed' authorisation failed. */
+  failureCode?: ResponseCode;
+}
+
+/** A 3-D Secure challenge waiting for the payer, on the issuer's page (served by the gateway: issuer-page.ts). */
+interface Challenge {
+  id: string;
+  paymentId: string;
+  returnUrl: string;
+  merchantName: string;
+  behaviour: ThreeDsBehaviour;
+  /** What the issuer answers once the payer is authenticated. */
+  approvalCode: ResponseCode;
+  /** Whether the approved payment is captured at once (a sale). */
+  capture: boolean;
+  state: 'waiting' | 'completed' | 'failed' | 'cancelled';
+}
+
+const THREE_DS_VERSION = '2.2.0';
+const authenticated = (flow: 'challenge' | 'frictionless'): ThreeDsOutcome => ({
+  flow,
+  transStatus: 'Y',
+  eci: '05',
+  version: THREE_DS_VERSION,
+  liabilityShift: true,
+});
+const NOT_AUTHENTICATED: ThreeDsOutcome = {
+  flow: 'challenge',
+  transStatus: 'N',
+  eci: '07',
+  version: THREE_DS_VERSION,
+  liabilityShift: false,
+};
+
+/** What 3-D Secure makes of a payment before the issuer decides: refused, a challenge first, or go on (authenticated or not). */
+type Authentication = { refused: true } | { challenge: true } | { threeDs?: ThreeDsOutcome };
+
+function authenticationOf(behaviour: ThreeDsBehaviour | undefined, input: AuthoriseInput): Authentication {
+  const external = input.externalThreeDs;
+  if (external) {
+    // The merchant authenticated the payer elsewhere: the issuer takes what its server said.
+    if (external.transStatus === 'N' || external.transStatus === 'R') return { refused: true };
+    const transStatus = external.transStatus ?? 'Y';
+    return {
+      threeDs: {
+        transStatus,
+        eci: external.eci,
+        version: external.threeDsVersion,
+        liabilityShift: transStatus === 'Y' || transStatus === 'A',
+      },
+    };
+  }
+  switch (behaviour) {
+    case undefined:
+      return {};
+    case 'frictionless':
+      return input.authentication ? { threeDs: authenticated('frictionless') } : {};
+    case 'unavailable':
+      return { refused: true };
+    default:
+      return input.authentication ? { challenge: true } : { refused: true };
+  }
 }
 
 interface DebitRecord {
@@ -75,6 +143,7 @@ export class Ledger implements SimulatorLedger {
   /** Payment id by `<type>:<idempotency key>`. */
   readonly #byKey = new Map<string, string>();
   readonly #agreements: Table<Agreement>;
+  readonly #challenges: Table<Challenge>;
   readonly #now: () => number;
 
   constructor(journal: Journal, now: () => number) {
@@ -83,6 +152,7 @@ export class Ledger implements SimulatorLedger {
     this.vault = new Vault(journal, this.#operations, now);
     this.#payments = journal.table('payment');
     this.#agreements = journal.table('agreement');
+    this.#challenges = journal.table('challenge');
     for (const payment of this.#payments.rows.values()) this.#byKey.set(keyOf(payment.type, payment.idempotencyKey), payment.id);
   }
 
@@ -106,26 +176,117 @@ export class Ledger implements SimulatorLedger {
       if (!charged) return { code: '25' };
       const { card, behaviour } = charged;
       const expired = isExpired({ month: card.expiryMonth, year: card.expiryYear }, new Date(this.#now()));
-      const code = behaviour.code === '00' && expired ? '54' : behaviour.code;
-      if (code !== '00') return { code };
+      if (behaviour.code === '00' && expired) return { code: '54' };
+      const authentication = authenticationOf(behaviour.threeDs, input);
+      if ('refused' in authentication) return { code: '1A' };
       const auth: LedgerAuthorisation = {
         type: 'authorisation',
         id: `auth_${randomUUID()}`,
         idempotencyKey: key,
         source: input.source.type,
         recurring: input.recurring,
-        status: input.capture ? 'captured' : 'authorised',
+        status: 'authenticating',
         currency: input.currency,
         amount: input.amount,
-        captured: input.capture ? input.amount : 0n,
+        captured: 0n,
         refunded: 0n,
         cardLast4: card.last4,
         reference: input.reference,
         descriptor: input.descriptor,
       };
-      this.#save(auth);
-      return { code, hold: behaviour.hold, subject: auth.id, body: { id: auth.id, status: auth.status, amount: auth.amount, card } };
+      if ('challenge' in authentication) {
+        const challenge = this.#challenge(auth, behaviour, input);
+        this.#save(auth);
+        return {
+          code: '00',
+          subject: auth.id,
+          body: { id: auth.id, status: auth.status, amount: auth.amount, card, challenge: { id: challenge.id } },
+        };
+      }
+      if (behaviour.code !== '00') return { code: behaviour.code };
+      this.#approve(auth, input.capture, authentication.threeDs);
+      return {
+        code: '00',
+        hold: behaviour.hold,
+        subject: auth.id,
+        body: { id: auth.id, status: auth.status, amount: auth.amount, card, threeDs: auth.threeDs },
+      };
     });
+  }
+
+  /** A payment as it stands (3-D Secure included): what a gateway asks after the payer's challenge. */
+  authorisation(id: string): Outcome {
+    const auth = this.#payments.get(id);
+    if (auth?.type !== 'authorisation') return { code: '25' };
+    const { status, amount, captured, threeDs, failureCode } = auth;
+    return { code: '00', body: { id, status, amount, captured, threeDs, ...(failureCode && errorBody(failureCode)) } };
+  }
+
+  /** What the issuer's challenge page shows: never the card number, only its last four digits. */
+  challenge(id: string): Outcome {
+    const challenge = this.#challenges.get(id);
+    const auth = challenge && this.#payments.get(challenge.paymentId);
+    if (!challenge || auth?.type !== 'authorisation') return { code: '25' };
+    const { state, merchantName, returnUrl } = challenge;
+    return {
+      code: '00',
+      body: { id, state, merchantName, returnUrl, amount: auth.amount, currency: auth.currency, cardLast4: auth.cardLast4 },
+    };
+  }
+
+  /**
+   * The payer's answer to a challenge, once: completing it authenticates the payer (and the issuer
+   * then approves, declines, or still fails it, as the card says); failing or cancelling it fails
+   * the payment. A payment reversed meanwhile (the gateway gave up) stays reversed.
+   */
+  answerChallenge(id: string, action: ChallengeAction): Outcome {
+    const challenge = this.#challenges.get(id);
+    const auth = challenge && this.#payments.get(challenge.paymentId);
+    if (!challenge || auth?.type !== 'authorisation') return { code: '25' };
+    if (challenge.state === 'waiting') {
+      if (auth.status !== 'authenticating') challenge.state = 'cancelled';
+      else if (action === 'complete') {
+        challenge.state = 'completed';
+        const threeDs = challenge.behaviour === 'challenge_fails' ? NOT_AUTHENTICATED : authenticated('challenge');
+        const code = challenge.behaviour === 'challenge_fails' ? '1A' : challenge.approvalCode;
+        if (code === '00') this.#approve(auth, challenge.capture, threeDs);
+        else this.#fail(auth, code, threeDs);
+      } else {
+        challenge.state = action === 'fail' ? 'failed' : 'cancelled';
+        this.#fail(auth, '1A', NOT_AUTHENTICATED);
+      }
+      this.#challenges.put(id, challenge);
+    }
+    return { code: '00', body: { id, state: challenge.state, returnUrl: challenge.returnUrl } };
+  }
+
+  #challenge(auth: LedgerAuthorisation, behaviour: CardBehaviour, input: AuthoriseInput): Challenge {
+    const challenge: Challenge = {
+      id: `chl_${randomUUID()}`,
+      paymentId: auth.id,
+      returnUrl: input.authentication!.returnUrl,
+      merchantName: input.authentication!.merchantName,
+      behaviour: behaviour.threeDs!,
+      approvalCode: behaviour.code,
+      capture: input.capture,
+      state: 'waiting',
+    };
+    this.#challenges.put(challenge.id, challenge);
+    return challenge;
+  }
+
+  #approve(auth: LedgerAuthorisation, capture: boolean, threeDs: ThreeDsOutcome | undefined): void {
+    auth.status = capture ? 'captured' : 'authorised';
+    auth.captured = capture ? auth.amount : 0n;
+    auth.threeDs = threeDs;
+    this.#save(auth);
+  }
+
+  #fail(auth: LedgerAuthorisation, code: ResponseCode, threeDs: ThreeDsOutcome): void {
+    auth.status = 'failed';
+    auth.failureCode = code;
+    auth.threeDs = threeDs;
+    this.#save(auth);
   }
 
   capture(key: string, paymentId: string, amount: bigint): Outcome {
@@ -168,7 +329,9 @@ export class Ledger implements SimulatorLedger {
   reverse(key: string): Outcome {
     return this.#operations.once('reversal', key, {}, () => {
       const [auth] = this.#list('authorisation', key);
-      if (!auth || auth.status === 'voided' || auth.status === 'reversed') return { code: '00', body: { reversed: false } };
+      if (!auth || auth.status === 'voided' || auth.status === 'reversed' || auth.status === 'failed') {
+        return { code: '00', body: { reversed: false } };
+      }
       // Money already returned by refunds cannot be returned again by a reversal.
       if (auth.refunded > 0n) return { code: '12', subject: auth.id };
       auth.status = 'reversed';

@@ -6,6 +6,7 @@ import type {
   AuthoriseRequest,
   CardDetails,
   DebitRequest,
+  ExternalThreeDs,
   PaymentSource,
   PayToAgreementRequest,
   ProviderConnector,
@@ -19,10 +20,15 @@ export type SourceInput =
   | Exclude<PaymentSource, { type: 'wallet' }>
   | { type: 'wallet'; wallet: 'apple_pay'; card: CardDetails; transactionId: string };
 
-export interface AuthoriseInput extends Omit<AuthoriseRequest, 'idempotencyKey' | 'source' | 'recurring'> {
+export interface AuthoriseInput extends Omit<AuthoriseRequest, 'idempotencyKey' | 'source' | 'recurring' | 'authentication' | 'keep'> {
   source: SourceInput;
   recurring: boolean;
+  /** The payer can be sent to the issuer's challenge page, and back to `returnUrl`. */
+  authentication?: { returnUrl: string; merchantName: string };
 }
+
+/** What the payer pressed on the issuer's challenge page. */
+export type ChallengeAction = 'complete' | 'fail' | 'cancel';
 
 export type StoreCardInput = StoreCardRequest['source'];
 export type CardChanges = Omit<Parameters<ProviderConnector['updateStoredCard']>[0], 'providerToken'>;
@@ -45,7 +51,30 @@ export function readAuthorise(body: Body): AuthoriseInput {
     source: readSource(object(body.source, 'source')),
     reference: optional(body.reference, (v) => text(v, 'reference')),
     descriptor: optional(body.descriptor, (v) => text(v, 'descriptor')),
+    authentication: optional(body.authentication, (v) => readAuthentication(object(v, 'authentication'))),
+    externalThreeDs: optional(body.externalThreeDs, (v) => readExternalThreeDs(object(v, 'externalThreeDs'))),
   };
+}
+
+function readAuthentication(authentication: Body): NonNullable<AuthoriseInput['authentication']> {
+  return {
+    returnUrl: text(authentication.returnUrl, 'authentication.returnUrl', /^https?:\/\/\S{1,2040}$/),
+    merchantName: text(authentication.merchantName, 'authentication.merchantName'),
+  };
+}
+
+function readExternalThreeDs(data: Body): ExternalThreeDs {
+  return {
+    eci: text(data.eci, 'externalThreeDs.eci', /^\d{2}$/),
+    authenticationValue: text(data.authenticationValue, 'externalThreeDs.authenticationValue'),
+    dsTransID: text(data.dsTransID, 'externalThreeDs.dsTransID'),
+    threeDsVersion: text(data.threeDsVersion, 'externalThreeDs.threeDsVersion', /^2\.\d\.\d$/),
+    transStatus: optional(data.transStatus, (v) => text(v, 'externalThreeDs.transStatus', /^[YANRU]$/) as ExternalThreeDs['transStatus']),
+  };
+}
+
+export function readChallengeAction(body: Body): ChallengeAction {
+  return text(body.action, 'action', /^(complete|fail|cancel)$/) as ChallengeAction;
 }
 
 function readSource(source: Body): SourceInput {

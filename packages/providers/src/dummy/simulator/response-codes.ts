@@ -7,6 +7,7 @@ import type { FailureCategory } from '../../connector.js';
 export const RESPONSE_CODES = {
   '00': { status: 200, message: 'Approved' },
   '05': { status: 402, category: 'do_not_honour', message: 'Do not honour' },
+  '1A': { status: 402, category: 'authentication_required', message: 'Authentication required' },
   '14': { status: 402, category: 'invalid_card', message: 'Invalid card number' },
   '43': { status: 402, category: 'stolen_card', message: 'Stolen card' },
   '51': { status: 402, category: 'insufficient_funds', message: 'Insufficient funds' },

@@ -15,8 +15,18 @@
  *          source: {type: "card", card: {number, expiryMonth, expiryYear, cvc?, cardholder?}}
  *                | {type: "stored_card", providerToken, cvc?} | {type: "network_token", networkTokenId}
  *                | {type: "wallet", wallet: "apple_pay", paymentData}   (test format: wallet.ts)
+ *          With authentication {returnUrl, merchantName} (the payer can be sent to the issuer), a 3-D
+ *          Secure card answers {id, status: "authenticating", amount, card, challenge: {id}} and waits
+ *          for its challenge; without it, such a card is refused with 1A (authentication required).
+ *          externalThreeDs {eci, authenticationValue, dsTransID, threeDsVersion, transStatus?}: an
+ *          authentication run elsewhere (N or R refused with 1A). Approvals carry threeDs when authenticated.
+ *   GET    /v1/authorisations/{id}   → {id, status, amount, captured, threeDs?, error?: {code, message}}
  *   POST   /v1/reversals              {idempotencyKey} → {reversed: boolean}
  *          Cancels what the authorise call with that key did (idempotent by that key, no header).
+ * 3-D Secure challenges (the issuer's page, which the gateway serves: issuer-page.ts)
+ *   GET    /v1/challenges/{id}        → {id, state, merchantName, returnUrl, amount, currency, cardLast4}
+ *   POST   /v1/challenges/{id}        {action: "complete" | "fail" | "cancel"} → {id, state, returnUrl}
+ *          Once: a later answer changes nothing and answers the same.
  * Any payment: an authorisation or a debit
  *   POST   /v1/payments/{id}/capture (key)  {amount} → {paymentId, amount}       authorisations only
  *   POST   /v1/payments/{id}/void (key)     {}       → {paymentId}               authorisations only
@@ -54,7 +64,7 @@ import { Journal } from './journal.js';
 import { stringify } from './json.js';
 import { Ledger, type SimulatorLedger } from './ledger.js';
 import type { Outcome } from './operations.js';
-import { readAgreement, readAuthorise, readCard, readCardChanges, readDebit, readStoreCard } from './requests.js';
+import { readAgreement, readAuthorise, readCard, readCardChanges, readChallengeAction, readDebit, readStoreCard } from './requests.js';
 import { errorBody, RESPONSE_CODES } from './response-codes.js';
 
 /** Long enough to outlast any sane client timeout. */
@@ -139,6 +149,9 @@ const ID = '([^/]+)';
 const ROUTES: ReadonlyArray<readonly [method: string, path: RegExp, handle: (call: Call) => Outcome]> = [
   ['POST', path('/v1/authorisations'), (c) => c.ledger.authorise(key(c), readAuthorise(c.body))],
   ['POST', path('/v1/reversals'), (c) => c.ledger.reverse(text(c.body.idempotencyKey, 'idempotencyKey'))],
+  ['GET', path(`/v1/authorisations/${ID}`), (c) => c.ledger.authorisation(c.id)],
+  ['GET', path(`/v1/challenges/${ID}`), (c) => c.ledger.challenge(c.id)],
+  ['POST', path(`/v1/challenges/${ID}`), (c) => c.ledger.answerChallenge(c.id, readChallengeAction(c.body))],
   ['POST', path(`/v1/payments/${ID}/capture`), (c) => c.ledger.capture(key(c), c.id, minorUnits(c.body.amount, 'amount'))],
   ['POST', path(`/v1/payments/${ID}/void`), (c) => c.ledger.void(key(c), c.id)],
   ['POST', path(`/v1/payments/${ID}/refunds`), (c) => c.ledger.refund(key(c), c.id, minorUnits(c.body.amount, 'amount'))],

@@ -1,0 +1,290 @@
+import { randomBytes } from 'node:crypto';
+import { ApiError, publicStatus } from '@gateway/core';
+import type { Account, Charge, Prisma } from '@gateway/db';
+import type {
+  AuthenticationRequest,
+  AuthenticationResult,
+  Authorisation,
+  BrowserInfo,
+  ProviderFailure,
+  ProviderNotificationOutcome,
+} from '@gateway/providers';
+import type { ChargeFieldsInput } from '../../schemas/charge';
+import type { Dependencies } from '../deps';
+import type { NotificationService } from '../notifications';
+import { connectorFor, providerError } from '../providers/connectors';
+import { PROVIDER_OUTCOME_TX, type ChargeEvents } from './events';
+import { THREE_DS_TIMEOUT_QUEUE } from './queues';
+import { failedAttemptRow, failedCharge } from './records';
+import { reverseAttempt } from './reversal';
+import { challengeOf, chargeInclude, type ChargeRecord, type PendingChallenge } from './view';
+
+/**
+ * 3-D Secure through the provider's redirect (docs/three-d-secure.md). A charge whose request asked
+ * for it (threeDSNotificationUrl, the payer present) may answer PENDING with a threeDsRedirectUrl:
+ * the gateway's own URL, which sends the payer's browser to the provider's page. The provider
+ * sends the browser back to the gateway's return URL; the gateway asks the provider for the
+ * outcome (never trusting the return's query), completes the charge with one conditional update,
+ * and sends the browser on to threeDSNotificationUrl. A provider notification completes it the
+ * same way when the payer never comes back, and a job gives up after GATEWAY_THREEDS_TIMEOUT_SECONDS:
+ * whichever comes first wins, the others change nothing.
+ */
+
+/** Default of GATEWAY_THREEDS_TIMEOUT_SECONDS: how long a charge waits for its payer to authenticate. */
+export const DEFAULT_THREE_DS_TIMEOUT_SECONDS = 1800;
+
+/** A charge's 3-D Secure, decided before its row is written: the token of its URLs and what the provider is asked. */
+export interface ThreeDsPlan {
+  token: string;
+  request: AuthenticationRequest;
+}
+
+/** The gateway's URLs of a charge's authentication: where the merchant sends the payer, and where the provider sends the payer back. */
+export const threeDsUrls = (publicUrl: string, token: string) => {
+  const page = `${publicUrl.replace(/\/+$/, '')}/3ds/${token}`;
+  return { page, return: `${page}/return` };
+};
+
+/**
+ * The plan of a charge that takes part in 3-D Secure: its request gave threeDSNotificationUrl and
+ * the payer is there (not a recurring or merchant-initiated payment: those never ask). Undefined
+ * otherwise: a card whose issuer demands authentication is then refused.
+ */
+export function threeDsPlan(
+  account: Pick<Account, 'name'>,
+  input: Pick<ChargeFieldsInput, 'threeDSNotificationUrl' | 'initiator'> & { recurring?: boolean },
+  payer: { publicUrl: string; browser?: BrowserInfo },
+): ThreeDsPlan | undefined {
+  const notificationUrl = input.threeDSNotificationUrl;
+  if (!notificationUrl || input.recurring || input.initiator === 'MERCHANT') return undefined;
+  const token = randomBytes(24).toString('base64url');
+  return {
+    token,
+    request: {
+      returnUrl: threeDsUrls(payer.publicUrl, token).return,
+      origin: new URL(notificationUrl).origin,
+      browser: payer.browser ?? {},
+      merchantName: account.name,
+    },
+  };
+}
+
+/** An authentication run elsewhere for a provider (type) that cannot take one: refused, never dropped. */
+export const externalThreeDsRefused = () =>
+  new ApiError('FeatureUnavailable', {
+    message: 'This provider cannot take an authentication run elsewhere (externalThreeDsData): choose a provider that can, or leave it out',
+  });
+
+/** The error of a payment the provider refused for authentication: why, and (before an opt-in) how to take part. */
+export function authenticationError(failure: ProviderFailure, optedIn: boolean, details: Record<string, string>): ApiError {
+  const message = optedIn
+    ? `3-D Secure authentication failed or was unavailable: ${failure.gatewayMessage}`
+    : 'The card needs 3-D Secure authentication: send threeDSNotificationUrl with the charge to take the payer through it (docs/three-d-secure.md)';
+  return new ApiError('ThreeDSecureFailed', {
+    message,
+    retryable: false,
+    gatewayCode: failure.gatewayCode,
+    gatewayMessage: failure.gatewayMessage,
+    details,
+  });
+}
+
+/** The error a failure gives a charge: an authentication's own, or the provider's usual one. */
+export function chargeFailure(failure: ProviderFailure, optedIn: boolean, details: Record<string, string>): ApiError {
+  return failure.category === 'authentication_required'
+    ? authenticationError(failure, optedIn, details)
+    : providerError(failure, { details });
+}
+
+/** The changes of a charge that now waits for its payer: PENDING, with where the payer goes, from now. */
+export function awaitingPayer(
+  publicUrl: string,
+  charge: Pick<Charge, 'threeDsToken'>,
+  value: Authorisation,
+  capture: boolean,
+  now: Date,
+): Partial<Charge> {
+  const challenge: PendingChallenge = {
+    url: threeDsUrls(publicUrl, charge.threeDsToken!).page,
+    redirect: value.challenge!.redirect,
+    capture,
+  };
+  return {
+    status: 'PENDING',
+    providerChargeId: value.providerChargeId,
+    threeDsChallenge: challenge as unknown as Prisma.JsonValue,
+    threeDsStartedAt: now,
+    threeDs: null,
+  };
+}
+
+/** What the gateway's URL of a charge's authentication answers. */
+export type ChallengeAnswer =
+  | { kind: 'redirect'; url: string }
+  | { kind: 'form'; url: string; data: Record<string, string> }
+  | { kind: 'over'; status: string };
+
+export function createThreeDs(
+  { db, clock, logger, config, jobs }: Dependencies,
+  events: ChargeEvents,
+  { keepPending }: Pick<NotificationService, 'keepPending'>,
+) {
+  const timeoutMs = (config.threeDsTimeoutSeconds ?? DEFAULT_THREE_DS_TIMEOUT_SECONDS) * 1000;
+  const timeoutKey = (chargeId: string) => `3ds-timeout:${chargeId}`;
+  /** A charge waiting for its payer (a debit waits PENDING too, but for its bank). */
+  const waiting = { status: 'PENDING', threeDsStartedAt: { not: null } } satisfies Prisma.ChargeWhereInput;
+
+  /** In the transaction that makes a charge wait for its payer: the job that gives up after the timeout. */
+  const scheduleTimeout = (tx: Prisma.TransactionClient, charge: Pick<Charge, 'id' | 'accountId'>, startedAt: Date) =>
+    jobs.enqueue(
+      THREE_DS_TIMEOUT_QUEUE,
+      { chargeId: charge.id },
+      { runAt: new Date(startedAt.getTime() + timeoutMs), dedupeKey: timeoutKey(charge.id), group: charge.accountId, tx },
+    );
+
+  /**
+   * Completes a charge waiting for its payer with the provider's outcome, under one conditional
+   * update (from PENDING): only the first of a return, a notification and the timeout changes it.
+   */
+  async function complete(charge: ChargeRecord, outcome: Exclude<AuthenticationResult, { state: 'waiting' }>): Promise<void> {
+    const challenge = challengeOf(charge)!;
+    await db.$transaction(async (tx) => {
+      let changed: number;
+      if (outcome.state === 'authorised') {
+        const { authorisation } = outcome;
+        const captured = authorisation.captured;
+        ({ count: changed } = await tx.charge.updateMany({
+          where: { id: charge.id, ...waiting },
+          data: {
+            status: captured ? 'SUCCESS' : 'AUTHORISE',
+            capturedAmount: captured ? charge.amount : 0n,
+            successDate: captured ? clock.now() : null,
+            threeDs: authorisation.threeDs as Prisma.InputJsonValue | undefined,
+          },
+        }));
+        const pending = captured && authorisation.capture?.pending ? authorisation.capture : undefined;
+        if (changed === 1 && pending && charge.providerId) {
+          await keepPending(tx, {
+            providerId: charge.providerId,
+            chargeId: charge.id,
+            kind: 'capture',
+            amount: charge.amount,
+            providerReference: pending.providerReference,
+          });
+        }
+      } else {
+        const error = chargeFailure(outcome.failure, true, { chargeId: charge.id });
+        ({ count: changed } = await tx.charge.updateMany({
+          where: { id: charge.id, ...waiting },
+          data: { ...failedCharge(error, outcome.failure), threeDs: outcome.threeDs as Prisma.InputJsonValue | undefined },
+        }));
+        if (changed === 1 && charge.providerId) {
+          await tx.chargeAttempt.create({ data: failedAttemptRow(charge.id, charge.providerId, error, outcome.failure) });
+        }
+      }
+      if (changed !== 1) return;
+      await jobs.cancel(timeoutKey(charge.id), { tx });
+      await events.statusChanged(tx, charge);
+    }, PROVIDER_OUTCOME_TX);
+    logger.info({ chargeId: charge.id, outcome: outcome.state, capture: challenge.capture }, '3-D Secure completed');
+  }
+
+  /** Asks the provider where a charge waiting for its payer stands, and completes it when it is decided. */
+  async function settle(charge: ChargeRecord, how: { returned?: Record<string, string>; notified?: ProviderNotificationOutcome } = {}) {
+    const challenge = challengeOf(charge);
+    if (charge.status !== 'PENDING' || !challenge || !charge.provider || !charge.providerChargeId) return 'decided' as const;
+    const result = await connectorFor(charge.provider, config).authenticationResult({
+      providerChargeId: charge.providerChargeId,
+      idempotencyKey: `${charge.id}:${charge.attemptCount}`,
+      amount: charge.amount,
+      currency: charge.currency,
+      capture: challenge.capture,
+      ...how,
+    });
+    if (!result.ok) {
+      logger.warn({ chargeId: charge.id, gatewayCode: result.failure.gatewayCode }, '3-D Secure outcome not known yet');
+      return 'waiting' as const;
+    }
+    if (result.value.state === 'waiting') return 'waiting' as const;
+    await complete(charge, result.value);
+    return 'decided' as const;
+  }
+
+  const byToken = (token: string) => db.charge.findUnique({ where: { threeDsToken: token }, include: chargeInclude });
+  const reload = (charge: Pick<Charge, 'id'>) => db.charge.findUniqueOrThrow({ where: { id: charge.id }, include: chargeInclude });
+
+  /** The merchant's threeDSNotificationUrl with the charge's id and status added to its query. */
+  function notificationUrl(charge: ChargeRecord): string {
+    const url = new URL(charge.threeDsNotificationUrl!);
+    url.searchParams.set('chargeId', charge.id);
+    url.searchParams.set('status', publicStatus(charge.status));
+    return url.toString();
+  }
+
+  /**
+   * Gives up on a charge whose payer did not authenticate in time: the provider is asked first (a
+   * late success is kept), then what it holds is cancelled, and the charge ends FAILED (code 94).
+   * A cancellation not confirmed yet is tried again (the job's retries).
+   */
+  async function giveUp(chargeId: string): Promise<void> {
+    const charge = await db.charge.findUnique({ where: { id: chargeId }, include: chargeInclude });
+    if (!charge || (await settle(charge)) === 'decided' || !charge.provider) return;
+    const reversal = await reverseAttempt(db, config, charge.provider, `${charge.id}:${charge.attemptCount}`, charge.providerChargeId);
+    if (!reversal.ok && reversal.failure.retryable) throw new Error('the payment waiting for authentication is not cancelled yet');
+    const error = new ApiError('Timeout', {
+      message: `The payer did not complete 3-D Secure authentication within ${timeoutMs / 1000} s`,
+      details: { chargeId },
+    });
+    const failure: ProviderFailure = {
+      category: 'authentication_required',
+      retryable: false,
+      gatewayCode: 'TIMEOUT',
+      gatewayMessage: error.message,
+    };
+    await db.$transaction(async (tx) => {
+      const { count } = await tx.charge.updateMany({
+        where: { id: chargeId, ...waiting },
+        data: failedCharge(error, failure),
+      });
+      if (count === 1) await events.statusChanged(tx, charge);
+    }, PROVIDER_OUTCOME_TX);
+    logger.info({ chargeId }, '3-D Secure abandoned by the payer: the charge failed');
+  }
+
+  return {
+    scheduleTimeout,
+
+    /** GET /3ds/{token}: where the payer goes while the charge waits; once decided, that it is over. */
+    async challengePage(token: string): Promise<ChallengeAnswer | undefined> {
+      const charge = await db.charge.findUnique({ where: { threeDsToken: token } });
+      if (!charge) return undefined;
+      const challenge = challengeOf(charge);
+      if (charge.status !== 'PENDING' || !challenge) return { kind: 'over', status: publicStatus(charge.status) };
+      const { url, method, data } = challenge.redirect;
+      return method === 'POST' ? { kind: 'form', url, data: data ?? {} } : { kind: 'redirect', url };
+    },
+
+    /**
+     * The provider's return (GET or POST /3ds/{token}/return): completes the charge from what the
+     * provider says, then sends the browser to threeDSNotificationUrl. A second visit changes nothing.
+     */
+    async returned(token: string, returned: Record<string, string>): Promise<{ location: string } | undefined> {
+      const charge = await byToken(token);
+      if (!charge) return undefined;
+      await settle(charge, { returned });
+      return { location: notificationUrl(await reload(charge)) };
+    },
+
+    /** A verified notification of a payment's authorisation: completes a charge that waits for its payer. */
+    async notified(providerId: string, providerChargeId: string, notified: ProviderNotificationOutcome): Promise<void> {
+      const charge = await db.charge.findFirst({ where: { providerId, providerChargeId, ...waiting }, include: chargeInclude });
+      if (charge) await settle(charge, { notified });
+    },
+
+    jobHandlers: {
+      [THREE_DS_TIMEOUT_QUEUE]: async (payload: unknown) => giveUp(String((payload as { chargeId?: unknown }).chargeId)),
+    },
+  };
+}
+
+export type ThreeDs = ReturnType<typeof createThreeDs>;
