@@ -215,6 +215,7 @@ describe('3-D Secure at the fake Adyen', () => {
     // The page is reached only the way Adyen's redirect says: with its creq.
     expect((await fetch(action.url.replace(/creq=[^&]+/, 'creq=forged'))).status).toBe(400);
 
+    await fake.flushNotifications();
     const before = received.length;
     const creq = new URL(action.url).searchParams.get('creq')!;
     const submitted = await fetch(`${new URL(fake.url).origin}/fake/3ds/${psp}/result`, {
