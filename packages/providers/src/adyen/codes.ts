@@ -67,7 +67,10 @@ export const ERRORS: Readonly<Record<string, Row>> = {
   '901': row('credentials_refused', 'Adyen does not know this merchant account for the API key'),
 };
 
-/** Answers of /payments that need the card holder, until the gateway runs 3-D Secure itself. */
+/**
+ * Answers of /payments that wait for the card holder. With the payer's authentication asked for, a
+ * RedirectShopper is a challenge (connector.ts); otherwise the card is refused as needing it.
+ */
 const AUTHENTICATION_RESULTS = new Set(['RedirectShopper', 'IdentifyShopper', 'ChallengeShopper', 'PresentToShopper']);
 
 /**
@@ -83,13 +86,16 @@ const failureOf = (code: string, { category, retryable, message }: Row): Provide
   gatewayMessage: message,
 });
 
+/** Whether Adyen holds the payment waiting for the card holder (to be cancelled when nobody will be sent). */
+export const awaitsShopper = (resultCode: string) => AUTHENTICATION_RESULTS.has(resultCode);
+
+/** Whether a payment that waited for the payer is still undecided after /payments/details. */
+export const undecided = (resultCode: string) => UNDECIDED_RESULTS.has(resultCode) || AUTHENTICATION_RESULTS.has(resultCode);
+
 /** The failure for a /payments answer other than Authorised. */
 export function paymentFailure(resultCode: string, refusalReasonCode: string | undefined): ProviderFailure {
   if (AUTHENTICATION_RESULTS.has(resultCode)) {
-    return failureOf(
-      resultCode,
-      row('authentication_required', 'The card needs 3-D Secure authentication, which the gateway does not run yet'),
-    );
+    return failureOf(resultCode, row('authentication_required', 'The card needs 3-D Secure authentication'));
   }
   if (UNDECIDED_RESULTS.has(resultCode)) {
     return failureOf(resultCode, row('timeout', 'Adyen has not decided the payment; the gateway cancels it', true));
@@ -98,6 +104,18 @@ export function paymentFailure(resultCode: string, refusalReasonCode: string | u
   if (known) return failureOf(`REFUSED_${refusalReasonCode}`, known);
   if (resultCode === 'Error') return failureOf('Error', row('processor_error', 'Adyen could not process the payment', true));
   return failureOf(`REFUSED_${refusalReasonCode ?? resultCode}`, row('do_not_honour', 'Refused by the issuer'));
+}
+
+/**
+ * The failure for a /payments/details answer that ends a payment which waited for the payer: as for
+ * /payments, but Cancelled means the payer never finished authenticating (the issuer's refusals
+ * after a challenge keep their own rows: 11 "3D Not Authenticated", or 2 "Refused" after a pass).
+ */
+export function detailsFailure(resultCode: string, refusalReasonCode: string | undefined): ProviderFailure {
+  if (resultCode === 'Cancelled') {
+    return failureOf('Cancelled', row('authentication_required', 'The payment was cancelled before 3-D Secure authentication ended'));
+  }
+  return paymentFailure(resultCode, refusalReasonCode);
 }
 
 /** The failure for a refusal reported in a notification, by Adyen's reason text. */

@@ -1,25 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { HOLDER_NAME_OUTCOMES } from '@gateway/provider-fakes';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AuthoriseRequest } from '../connector.js';
 import { failureOf, valueOf } from '../testing.js';
 import { ERRORS, REFUSALS } from './codes.js';
 import { adyenScenarios } from './scenarios.js';
-import { attemptKey, card, cardSource, FAKE_ACCOUNT, payment, startAdyenContract, VISA, type AdyenContract } from './testing.js';
+import { attemptKey, card, cardSource, contractForTests, FAKE_ACCOUNT, payment, startAdyenContract, VISA } from './testing.js';
 
-let contract: AdyenContract;
-
-beforeAll(async () => {
-  contract = await startAdyenContract();
-});
-afterAll(() => contract.close());
-afterEach(() => {
-  // Every request the connector sent and every answer the fake gave conforms to Adyen's description.
-  expect(contract.fake.violations).toEqual([]);
-});
-
-const fake = () => contract.fake;
-const connector = () => contract.connector;
+const contract = contractForTests();
+const fake = () => contract().fake;
+const connector = () => contract().connector;
 const paymentsWith = (reference: string) =>
   fake()
     .payments()
@@ -30,9 +20,9 @@ const live = (reference: string) =>
 
 describe('against the fake Adyen', () => {
   adyenScenarios(() => ({
-    connector: contract.connector,
-    wrongKey: contract.connectorWith({ apiKey: 'AQE-wrong-key-0000' }),
-    fake: contract.fake,
+    connector: contract().connector,
+    wrongKey: contract().connectorWith({ apiKey: 'AQE-wrong-key-0000' }),
+    fake: contract().fake,
     broughtToken: async () => {
       const shopperReference = `shopper-${attemptKey().slice(0, 8)}`;
       const providerToken = fake().addStoredPaymentMethod({
@@ -118,7 +108,7 @@ describe('code table', () => {
       () => connector().capture({ providerChargeId: 'NOSUCHPAYMENT123', amount: 100n, currency: 'EUR', idempotencyKey: attemptKey() }),
     ],
     ['800', () => connector().describeStoredCard({ providerToken: 'NOSUCHTOKEN12345', providerData: { shopperReference: 'shopper-1' } })],
-    ['901', () => contract.connectorWith({ merchantAccount: 'SomeoneElseECOM' }).authorise(payment(cardSource()))],
+    ['901', () => contract().connectorWith({ merchantAccount: 'SomeoneElseECOM' }).authorise(payment(cardSource()))],
   ];
 
   it('has a case for every error row', () => {
@@ -209,7 +199,7 @@ describe('code table', () => {
       gatewayCode: 'NETWORK',
     });
     fake().injectFault({ kind: 'hang', processed: false }, { path: '/payments' });
-    const quick = contract.connectorWith({ timeoutMs: 200 });
+    const quick = contract().connectorWith({ timeoutMs: 200 });
     expect(failureOf(await quick.authorise(payment(cardSource())))).toMatchObject({
       category: 'timeout',
       retryable: true,
@@ -219,7 +209,7 @@ describe('code table', () => {
 });
 
 describe('never twice', () => {
-  const quick = () => contract.connectorWith({ timeoutMs: 200 });
+  const quick = () => contract().connectorWith({ timeoutMs: 200 });
   const keeping = (extra: Partial<AuthoriseRequest> = {}) => {
     const kept: Record<string, string> = {};
     const req = payment(cardSource(), { ...extra, keep: async (data) => void Object.assign(kept, data) });
@@ -325,14 +315,16 @@ describe('notifications from the fake', () => {
   /** Where the receiver's reads stand once the notifications due so far have arrived. */
   const mark = async () => {
     await fake().flushNotifications();
-    return contract.receiver.reads.length;
+    return contract().receiver.reads.length;
   };
   const readsSince = async (count: number) => {
     await fake().flushNotifications();
-    return contract.receiver.reads.slice(count).flatMap((read) => {
-      if (!read.ok) throw new Error(`unverified: ${read.reason}`);
-      return read.notifications;
-    });
+    return contract()
+      .receiver.reads.slice(count)
+      .flatMap((read) => {
+        if (!read.ok) throw new Error(`unverified: ${read.reason}`);
+        return read.notifications;
+      });
   };
 
   it('tell the authorisation and the capture of a sale', async () => {

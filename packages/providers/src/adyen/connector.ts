@@ -1,7 +1,18 @@
-import type { AuthoriseRequest, Authorisation, ProviderConnector, ProviderFailure, ProviderResult, StoredCard } from '../connector.js';
+import type {
+  AuthenticationResult,
+  AuthenticationResultRequest,
+  AuthoriseRequest,
+  Authorisation,
+  ProviderConnector,
+  ProviderFailure,
+  ProviderNotificationOutcome,
+  ProviderResult,
+  StoredCard,
+  ThreeDsOutcome,
+} from '../connector.js';
 import { HttpTimeoutError, requestJson } from '../http-json.js';
 import { failure, unsupported } from '../provider-type.js';
-import { errorFailure, paymentFailure } from './codes.js';
+import { awaitsShopper, detailsFailure, errorFailure, paymentFailure, refusalByReason, undecided } from './codes.js';
 import { toAdyenUnits } from './currencies.js';
 import {
   amountOf,
@@ -17,6 +28,7 @@ import {
   summaryOf,
   text,
 } from './transformers.js';
+import { challengeOf, externalOutcome, threeDsFields, threeDsOf } from './three-d-secure.js';
 
 /**
  * Adyen's Checkout API v71 over HTTP (the version its OpenAPI description pins, and the one the
@@ -28,6 +40,12 @@ import {
  * cancelling by reference (POST /cancels); once the payment's pspReference is known (kept through
  * `AuthoriseRequest.keep`), `reverse` cancels or refunds it (POST /payments/{psp}/reversals).
  * Captures, cancels and refunds answer "received": the outcome comes by notification.
+ *
+ * 3-D Secure: a payment the payer can authenticate (`AuthoriseRequest.authentication`) that Adyen
+ * answers RedirectShopper is a challenge, kept under its pspReference; `authenticationResult` reads
+ * its outcome with /payments/details once the payer is back (or from the AUTHORISATION
+ * notification), and captures a sale then. Adyen has no call to read a payment's state, so without
+ * either the answer is "waiting"; a payment nobody finishes is reversed (cancelled) by the gateway.
  */
 export interface AdyenConnectorConfig {
   /** `https://checkout-test.adyen.com/v71`, the live prefix URL, or the operator's override. */
@@ -119,33 +137,124 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
       if (!shopperReference) return missingShopperReference();
       stored = { storedPaymentMethodId: source.providerToken, shopperReference, cvc: source.cvc };
     }
-    const body = paymentRequest(req, amount.value, merchantAccount, stored);
+    const body = { ...paymentRequest(req, amount.value, merchantAccount, stored), ...threeDsFields(req) };
     const answer = await call('POST', '/payments', { body, idempotencyKey: subCallKey(req.idempotencyKey, 'payment') });
     if (!answer.ok) return answer;
     const resultCode = answer.value.resultCode;
     const psp = typeof answer.value.pspReference === 'string' ? answer.value.pspReference : undefined;
     if (typeof resultCode !== 'string' || (resultCode === 'Authorised' && !psp)) return badAnswer();
+    const card = source.type === 'card' ? { card: summaryOf(source.card) } : {};
+    if (resultCode === 'RedirectShopper' && req.authentication) {
+      // Waiting for the payer: the gateway reverses it by pspReference should the payer never finish.
+      if (psp) await req.keep?.({ pspReference: psp });
+      const challenge = challengeOf(answer.value.action);
+      if (!psp || !challenge) return badAnswer();
+      return ok({ providerChargeId: psp, captured: false, amount: req.amount, ...card, challenge });
+    }
     if (resultCode !== 'Authorised') {
-      const refused = refusalOf(answer.value);
+      const refused = await refusal(answer.value, req.idempotencyKey);
       // An undecided payment is reversed by the gateway: by pspReference when Adyen gave one.
       if (psp && refused.category === 'timeout') await req.keep?.({ pspReference: psp });
       return { ok: false, failure: refused };
     }
+    const threeDs = req.externalThreeDs ? externalOutcome(req.externalThreeDs, answer.value) : threeDsOf(answer.value, 'frictionless');
     const authorisation: Authorisation = {
       providerChargeId: psp!,
       captured: false,
       amount: req.amount,
-      ...(source.type === 'card' && { card: summaryOf(source.card) }),
+      ...card,
+      ...(threeDs && { threeDs }),
     };
     if (!req.capture || req.amount === 0n) return ok(authorisation);
 
     // A sale: capture now. Should this call not be answered, the gateway reverses by pspReference.
     await req.keep?.({ pspReference: psp! });
-    const capture = await modify(psp!, 'captures', `${req.idempotencyKey}:capture`, amount.value);
+    return captureSale(authorisation, req.idempotencyKey, amount.value);
+  }
+
+  /**
+   * The capture of a sale's authorisation, answered captured at once with the capture pending (its
+   * notification tells). Refused for good, the authorisation is released rather than left hanging;
+   * an unknown outcome is the gateway's to reverse.
+   */
+  async function captureSale(authorisation: Authorisation, idempotencyKey: string, amount: AdyenAmount): Promise<Result<Authorisation>> {
+    const psp = authorisation.providerChargeId;
+    const capture = await modify(psp, 'captures', `${idempotencyKey}:capture`, amount);
     if (capture.ok) return ok({ ...authorisation, captured: true, capture: capture.value });
-    // Refused for good: release the authorisation rather than leave it hanging. An unknown outcome is the gateway's to reverse.
-    if (!capture.failure.retryable) await modify(psp!, 'cancels', `${req.idempotencyKey}:cancel`);
+    if (!capture.failure.retryable) await modify(psp, 'cancels', `${idempotencyKey}:cancel`);
     return capture;
+  }
+
+  /**
+   * The failure a /payments answer other than Authorised stands for, leaving nothing pending at
+   * Adyen: a payment it holds for a redirect or a native authentication nobody will run (the payer
+   * could not be asked) is cancelled.
+   */
+  async function refusal(answer: Json, idempotencyKey: string): Promise<ProviderFailure> {
+    const psp = answer.pspReference;
+    if (typeof psp === 'string' && awaitsShopper(String(answer.resultCode))) await modify(psp, 'cancels', `${idempotencyKey}:cancel`);
+    return refusalOf(answer);
+  }
+
+  /** A payment that waited for the payer, authorised: captured now when it is a sale. */
+  async function authorisedAfterAuthentication(
+    req: AuthenticationResultRequest,
+    threeDs: ThreeDsOutcome | undefined,
+  ): Promise<Result<AuthenticationResult>> {
+    const authorisation: Authorisation = {
+      providerChargeId: req.providerChargeId,
+      captured: false,
+      amount: req.amount,
+      ...(threeDs && { threeDs }),
+    };
+    if (!req.capture || req.amount === 0n) return ok({ state: 'authorised', authorisation });
+    const amount = amountIn(req.currency, req.amount);
+    if (!amount.ok) return amount;
+    const sale = await captureSale(authorisation, req.idempotencyKey, amount.value);
+    if (sale.ok) return ok({ state: 'authorised', authorisation: sale.value });
+    // A capture refused for good released the authorisation: the payment has failed.
+    return sale.failure.retryable ? sale : ok({ state: 'failed', failure: sale.failure, ...(threeDs && { threeDs }) });
+  }
+
+  /** The outcome a verified AUTHORISATION notification reported. */
+  async function notifiedOutcome(
+    req: AuthenticationResultRequest,
+    notified: ProviderNotificationOutcome,
+  ): Promise<Result<AuthenticationResult>> {
+    const { threeDs } = notified;
+    if (notified.success) return authorisedAfterAuthentication(req, threeDs);
+    return ok({ state: 'failed', failure: notified.failure ?? refusalByReason(undefined), ...(threeDs && { threeDs }) });
+  }
+
+  /** The outcome /payments/details answered for the payer's return. */
+  async function detailsOutcome(req: AuthenticationResultRequest, answer: Json): Promise<Result<AuthenticationResult>> {
+    const { resultCode, pspReference } = answer;
+    if (typeof resultCode !== 'string' || (resultCode === 'Authorised' && pspReference === undefined)) return badAnswer();
+    // A return brought back from another payment (its redirectResult) must not settle this one.
+    if (pspReference !== undefined && pspReference !== req.providerChargeId) {
+      return failure('invalid_request', 'OTHER_PAYMENT', 'The payer’s return is for another Adyen payment', false);
+    }
+    const threeDs = threeDsOf(answer, 'challenge');
+    if (resultCode === 'Authorised') return authorisedAfterAuthentication(req, threeDs);
+    if (undecided(resultCode)) return ok({ state: 'waiting' });
+    const code = answer.refusalReasonCode;
+    const failed = detailsFailure(resultCode, typeof code === 'string' ? code : undefined);
+    return ok({ state: 'failed', failure: failed, ...(threeDs && { threeDs }) });
+  }
+
+  async function authenticationResult(req: AuthenticationResultRequest): Promise<Result<AuthenticationResult>> {
+    const redirectResult = req.returned?.redirectResult;
+    if (redirectResult) {
+      const body = { details: { redirectResult } };
+      const answer = await call('POST', '/payments/details', { body, idempotencyKey: subCallKey(req.idempotencyKey, 'details') });
+      if (answer.ok) return detailsOutcome(req, answer.value);
+      // Adyen reads a redirectResult once (error 704 after: an earlier reading settled it, or is
+      // settling it); the notification tells the outcome as well.
+      if (!req.notified && answer.failure.gatewayCode !== 'ERROR_704') return answer;
+    }
+    if (req.notified) return notifiedOutcome(req, req.notified);
+    // Adyen's Checkout API has no call to read a payment's state: its notification will tell.
+    return ok({ state: 'waiting' });
   }
 
   async function listStored(shopperReference: string): Promise<Result<Json[]>> {
@@ -209,7 +318,7 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
       const resultCode = answer.value.resultCode;
       if (typeof resultCode !== 'string') return badAnswer();
       if (resultCode !== 'Authorised') {
-        const refused = refusalOf(answer.value);
+        const refused = await refusal(answer.value, req.idempotencyKey);
         // Nothing is stored on an undecided verification; calling it unknown would only start a reversal.
         return { ok: false, failure: refused.category === 'timeout' ? { ...refused, category: 'processor_error' } : refused };
       }
@@ -248,7 +357,7 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
     debit: async () => unsupported(TYPE, 'bank account debits and PayTo'),
     paymentState: async () => unsupported(TYPE, 'bank account debits and PayTo'),
     createPayToAgreement: async () => unsupported(TYPE, 'PayTo'),
-    authenticationResult: async () => unsupported(TYPE, '3-D Secure redirects'),
+    authenticationResult,
   };
 }
 

@@ -86,6 +86,63 @@ describe('Adyen notifications', () => {
     ]);
   });
 
+  describe('read an authorisation’s 3-D Secure outcome', () => {
+    const authorisation = (success: boolean, additionalData: Record<string, string>, reason?: string) =>
+      notificationsOf(
+        read(
+          notificationBody([
+            item({
+              eventCode: 'AUTHORISATION',
+              success,
+              originalReference: undefined,
+              merchantReference: 'c1f0:1',
+              additionalData,
+              reason,
+            }),
+          ]),
+        ),
+      )[0];
+    const challenged = {
+      threeDOffered: 'true',
+      threeDOfferedResponse: 'C',
+      threeDAuthenticated: 'true',
+      threeDAuthenticatedResponse: 'Y',
+      liabilityShift: 'true',
+      eci: '02',
+      threeDSVersion: '2.2.0',
+      cavv: 'AAABBBCCCDDDEEEFFFGGGHHHIII=',
+    };
+
+    it('after a passed challenge', () => {
+      expect(authorisation(true, challenged)).toMatchObject({
+        event: 'authorisation',
+        success: true,
+        providerChargeId: 'QFQTPCQ8HXSKGK82',
+        threeDs: { flow: 'challenge', transStatus: 'Y', eci: '02', version: '2.2.0', liabilityShift: true },
+      });
+    });
+
+    it('after a failed one, refused as needing authentication', () => {
+      const failed = { ...challenged, threeDAuthenticated: 'false', threeDAuthenticatedResponse: 'N', liabilityShift: 'false', eci: '00' };
+      expect(authorisation(false, failed, '3D Not Authenticated')).toMatchObject({
+        success: false,
+        failure: { category: 'authentication_required', gatewayCode: 'REFUSED_11' },
+        threeDs: { flow: 'challenge', transStatus: 'N', eci: '00', liabilityShift: false },
+      });
+    });
+
+    it('frictionless, by the directory’s answer', () => {
+      const frictionless = { ...challenged, threeDOfferedResponse: 'Y' };
+      expect(authorisation(true, frictionless)?.threeDs).toMatchObject({ flow: 'frictionless', transStatus: 'Y' });
+    });
+
+    it('none when 3-D Secure took no part, nor for a modification', () => {
+      expect(authorisation(true, { threeDOffered: 'false', threeDAuthenticated: 'false' })).not.toHaveProperty('threeDs');
+      const [capture] = notificationsOf(read(notificationBody([item({ additionalData: challenged })])));
+      expect(capture).not.toHaveProperty('threeDs');
+    });
+  });
+
   it.each([
     ['CAPTURE_FAILED', 'capture', 'true', false],
     ['REFUND_FAILED', 'refund', 'true', false],

@@ -2,6 +2,7 @@ import HmacValidatorExport from '@adyen/api-library/lib/src/utils/hmacValidator.
 import type { NotificationEvent, NotificationFormat, NotificationRead, ProviderNotification } from '../provider-type.js';
 import { modificationFailure, refusalByReason } from './codes.js';
 import { fromAdyenUnits } from './currencies.js';
+import { threeDsOf } from './three-d-secure.js';
 import { isObject } from './transformers.js';
 
 /**
@@ -68,6 +69,7 @@ function toNotification(item: Item): ProviderNotification {
   const authorisation = item.eventCode === 'AUTHORISATION';
   const { currency, value } = item.amount;
   const amount = fromAdyenUnits(currency, BigInt(value));
+  const threeDs = authorisation ? threeDsOf(item) : undefined;
   return {
     // Adyen may deliver a notification again: the same event on the same reference with the same
     // outcome and amount. One with another amount is another report (the gateway checks amounts).
@@ -80,6 +82,7 @@ function toNotification(item: Item): ProviderNotification {
     currency,
     ...(amount !== undefined && { amount }),
     ...(!success && { failure: authorisation ? refusalByReason(item.reason) : modificationFailure(item.eventCode) }),
+    ...(threeDs && { threeDs }),
   };
 }
 

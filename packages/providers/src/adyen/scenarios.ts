@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { PaymentSource, ProviderConnector } from '../connector.js';
 import { failureOf, kept, valueOf } from '../testing.js';
 import { REFUSALS } from './codes.js';
-import { attemptKey, card, cardSource, payment, THREE_D_SECURE_CARD, VISA } from './testing.js';
+import { attemptKey, authentication, card, cardSource, payment, resultRequest, THREE_D_SECURE_CARD, VISA } from './testing.js';
 
 export interface ScenarioContext {
   connector: ProviderConnector;
@@ -87,9 +87,17 @@ export function adyenScenarios(context: () => ScenarioContext): void {
       expect(JSON.stringify(failure)).not.toContain(VISA);
     });
 
-    it('answers that 3-D Secure is needed for a card whose issuer asks for it', async () => {
-      const failure = failureOf(await ctx().connector.authorise(payment(cardSource(THREE_D_SECURE_CARD))));
+    it('answers that 3-D Secure is needed for a card whose issuer asks for it, when the payer cannot be asked', async () => {
+      const req = payment(cardSource(THREE_D_SECURE_CARD));
+      const failure = failureOf(await ctx().connector.authorise(req));
       expect(failure).toMatchObject({ category: 'authentication_required', retryable: false, gatewayCode: 'RedirectShopper' });
+      // Nothing stays pending at Adyen.
+      if (ctx().fake)
+        expect(
+          ctx()
+            .fake!.payments()
+            .filter((p) => p.reference === req.idempotencyKey),
+        ).toMatchObject([{ cancelled: true }]);
     });
 
     it('sends yen as whole yen', async () => {
@@ -108,6 +116,25 @@ export function adyenScenarios(context: () => ScenarioContext): void {
             .fake!.payments()
             .filter((p) => p.reference === req.idempotencyKey),
         ).toEqual([]);
+    });
+  });
+
+  describe('3-D Secure through Adyen’s redirect', () => {
+    it('asks for a challenge, waits for the payer, and the reversal of the abandoned payment cancels it', async () => {
+      const { req, reverse } = kept(payment(cardSource(THREE_D_SECURE_CARD), { authentication: authentication() }));
+      const value = valueOf(await ctx().connector.authorise(req));
+      expect(value).toMatchObject({ providerChargeId: expect.any(String), captured: false, amount: 1000n });
+      expect(value.challenge?.redirect.url).toMatch(/^https?:\/\//);
+      const asked = {
+        providerChargeId: value.providerChargeId,
+        idempotencyKey: req.idempotencyKey,
+        amount: 1000n,
+        currency: 'EUR',
+        capture: false,
+      };
+      expect(valueOf(await ctx().connector.authenticationResult(asked))).toEqual({ state: 'waiting' });
+      valueOf(await ctx().connector.reverse(reverse({ providerChargeId: value.providerChargeId })));
+      if (ctx().fake) expect(ctx().fake!.payment(value.providerChargeId)).toMatchObject({ resultCode: 'RedirectShopper', cancelled: true });
     });
   });
 

@@ -3,7 +3,15 @@ import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ADYEN_TEST_CARDS, startFakeAdyen, type FakeAdyen, type FakeAdyenOptions } from '@gateway/provider-fakes';
-import type { AuthoriseRequest, CardDetails, PaymentSource, ProviderConnector } from '../connector.js';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import type {
+  AuthenticationRequest,
+  AuthenticationResultRequest,
+  AuthoriseRequest,
+  CardDetails,
+  PaymentSource,
+  ProviderConnector,
+} from '../connector.js';
 import type { NotificationRead } from '../provider-type.js';
 import { createAdyenConnector } from './connector.js';
 import { ADYEN_NOTIFICATIONS } from './notifications.js';
@@ -15,12 +23,22 @@ export const FAKE_ACCOUNT = {
   hmacKey: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
 };
 
-const testCard = (brand: string, threeDSecure = false) =>
-  ADYEN_TEST_CARDS.find((c) => c.brand === brand && !!c.threeDSecure === threeDSecure)!;
-export const VISA = testCard('visa').number;
-export const MASTERCARD = testCard('mc').number;
-export const AMEX = testCard('amex').number;
-export const THREE_D_SECURE_CARD = testCard('visa', true).number;
+const testCard = (
+  brand: string,
+  threeDSecure?: 'challenge' | 'frictionless',
+  more: (c: (typeof ADYEN_TEST_CARDS)[number]) => boolean = () => true,
+) => ADYEN_TEST_CARDS.find((c) => c.brand === brand && c.threeDSecure === threeDSecure && more(c))!.number;
+export const VISA = testCard('visa');
+export const MASTERCARD = testCard('mc');
+export const AMEX = testCard('amex');
+/** The issuer challenges the payer (Adyen's redirect is a GET). */
+export const THREE_D_SECURE_CARD = testCard('visa', 'challenge', (c) => !c.refusedAfterChallenge);
+/** The issuer challenges the payer; Adyen's redirect is a form POSTed with its data. */
+export const CHALLENGE_BY_POST_CARD = testCard('mc', 'challenge');
+/** The issuer authenticates the payer without a challenge (fake only). */
+export const FRICTIONLESS_CARD = testCard('visa', 'frictionless');
+/** The issuer refuses the payment once the challenge was passed (fake only). */
+export const REFUSED_AFTER_CHALLENGE_CARD = testCard('visa', 'challenge', (c) => c.refusedAfterChallenge === true);
 
 /** An Adyen test card as the gateway sends it (expiry 03/2030, the card's CVC). */
 export function card(number = VISA, changes: Partial<CardDetails> = {}): CardDetails {
@@ -39,6 +57,39 @@ export const attemptKey = () => `${randomUUID()}:1`;
 export function payment(source: PaymentSource, extra: Partial<AuthoriseRequest> = {}): AuthoriseRequest {
   return { idempotencyKey: attemptKey(), amount: 1000n, currency: 'EUR', capture: false, source, reference: 'order-1042', ...extra };
 }
+
+/** The payer can authenticate: what the gateway passes (its return URL for the charge, the payer's browser). */
+export function authentication(changes: Partial<AuthenticationRequest> = {}): AuthenticationRequest {
+  return {
+    returnUrl: 'https://gateway.example/charge/ch_3ds/return?k=1',
+    origin: 'https://shop.example',
+    browser: {
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64) TestBrowser/1.0',
+      acceptHeader: 'text/html,application/xhtml+xml',
+      language: 'en-GB',
+      colorDepth: 30,
+      screenHeight: 900,
+      screenWidth: 1440,
+      timeZoneOffset: -60,
+      javaEnabled: false,
+    },
+    merchantName: 'Corner Shop',
+    ...changes,
+  };
+}
+
+/** The gateway's question about a payment that waited for the payer, from its authorise request. */
+export function resultRequest(
+  req: AuthoriseRequest,
+  providerChargeId: string,
+  extra: Partial<AuthenticationResultRequest> = {},
+): AuthenticationResultRequest {
+  const { idempotencyKey, amount, currency, capture } = req;
+  return { providerChargeId, idempotencyKey, amount, currency, capture, ...extra };
+}
+
+/** What the payer's return to the gateway brings: the query of the URL the provider sent the browser to. */
+export const returnedTo = (url: string): Record<string, string> => Object.fromEntries(new URL(url).searchParams);
 
 /** A stand-in for the gateway's notification endpoint: reads each request with the type's format. */
 export interface NotificationReceiver {
@@ -96,4 +147,21 @@ export async function startAdyenContract(options: Partial<FakeAdyenOptions> = {}
       await receiver.close();
     },
   };
+}
+
+/**
+ * The contract a test file runs against: started before its tests, closed after them, and after
+ * each test, every request the connector sent and every answer the fake gave must have conformed
+ * to Adyen's description.
+ */
+export function contractForTests(): () => AdyenContract {
+  let contract: AdyenContract;
+  beforeAll(async () => {
+    contract = await startAdyenContract();
+  });
+  afterAll(() => contract.close());
+  afterEach(() => {
+    expect(contract.fake.violations).toEqual([]);
+  });
+  return () => contract;
 }

@@ -8,7 +8,11 @@ import type { AuthoriseRequest, CardDetails, CardSummary } from '../connector.js
 
 type Json = Record<string, unknown>;
 
-/** Adyen requires a return URL on /payments even for cards; nothing is ever redirected to it (3-D Secure answers fail). */
+/**
+ * Adyen requires a return URL on /payments even for cards. A payment the payer cannot authenticate
+ * (no `AuthoriseRequest.authentication`) carries this one, and nobody is ever redirected to it: a
+ * redirect Adyen answers then is cancelled. A payment the payer can authenticate carries the gateway's.
+ */
 export const RETURN_URL = 'https://localhost/adyen/no-redirect';
 
 /** Adyen's limits: `Idempotency-Key` up to 64 characters, `reference` up to 80. */
@@ -82,7 +86,7 @@ export function paymentRequest(req: AuthoriseRequest, amount: AdyenAmount, merch
       ...(stored.cvc !== undefined && { cvc: stored.cvc }),
     };
     body.shopperReference = stored.shopperReference;
-    Object.assign(body, interaction(req.recurring === true, stored.cvc !== undefined));
+    Object.assign(body, interaction(req.recurring === true, stored.cvc !== undefined || req.authentication !== undefined));
   } else if (req.source.type === 'card') {
     body.paymentMethod = cardMethod(req.source.card);
     // A repeat on card details the merchant keeps (the gateway's vault) is merchant-initiated too.
@@ -98,12 +102,12 @@ function statementOf(descriptor: string): string {
 
 /**
  * How the card holder takes part: a merchant-initiated repeat is ContAuth and unscheduled card on
- * file; a payment the card holder makes on a stored card is card on file, Ecommerce when they gave
- * the CVC, ContAuth otherwise.
+ * file; a payment the card holder makes on a stored card is card on file, Ecommerce when they are
+ * at hand (they gave the CVC, or can authenticate with 3-D Secure), ContAuth otherwise.
  */
-function interaction(merchantInitiated: boolean, withCvc: boolean): Json {
+function interaction(merchantInitiated: boolean, holderPresent: boolean): Json {
   if (merchantInitiated) return { shopperInteraction: 'ContAuth', recurringProcessingModel: 'UnscheduledCardOnFile' };
-  return { shopperInteraction: withCvc ? 'Ecommerce' : 'ContAuth', recurringProcessingModel: 'CardOnFile' };
+  return { shopperInteraction: holderPresent ? 'Ecommerce' : 'ContAuth', recurringProcessingModel: 'CardOnFile' };
 }
 
 /** The /payments body that stores a card: a zero-amount verification that keeps it for the shopper. */

@@ -99,7 +99,7 @@ describe('the adyen provider type', () => {
     });
   });
 
-  it('offers card operations and notifications, not debits, wallets or network tokens', () => {
+  it('offers card operations, notifications and 3-D Secure, not debits, wallets or network tokens', () => {
     expect([...ADYEN.operations]).toEqual(
       expect.arrayContaining([
         'authorise',
@@ -111,6 +111,8 @@ describe('the adyen provider type', () => {
         'multiUseToken',
         'recurring',
         'notifications',
+        'threeDsRedirect',
+        'externalThreeDs',
       ]),
     );
     for (const missing of ['updateStoredCard', 'singleUseToken', 'networkToken', 'bankAccountDebit', 'payTo', 'applePay'] as const) {

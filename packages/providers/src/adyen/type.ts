@@ -51,7 +51,7 @@ function endpoint(environment: Environment, parameters: Readonly<Record<string, 
   return `https://${parameters.LiveUrlPrefix}-checkout-live.adyenpayments.com/checkout/${ADYEN_API_VERSION}`;
 }
 
-/** Adyen (Checkout API v71): cards, stored payment methods, notifications. */
+/** Adyen (Checkout API v71): cards, stored payment methods, notifications, 3-D Secure (redirect, or the merchant's own). */
 export const ADYEN: ProviderType = {
   type: 'adyen',
   displayName: 'Adyen',
@@ -60,7 +60,12 @@ export const ADYEN: ProviderType = {
   currencies: ADYEN_CURRENCIES,
   providerAmount: toAdyenUnits,
   // Adyen has no call to change a stored card's expiry, and its stored payment method ids are multi-use only.
-  operations: new Set([...CARD_OPERATIONS.filter((op) => op !== 'updateStoredCard' && op !== 'singleUseToken'), 'notifications']),
+  operations: new Set([
+    ...CARD_OPERATIONS.filter((op) => op !== 'updateStoredCard' && op !== 'singleUseToken'),
+    'notifications',
+    'threeDsRedirect',
+    'externalThreeDs',
+  ]),
   endpoint,
   connector: ({ baseUrl, timeoutMs, parameters }) =>
     createAdyenConnector({ baseUrl, timeoutMs, apiKey: parameters.ApiKey ?? '', merchantAccount: parameters.MerchantAccount ?? '' }),
