@@ -18,8 +18,12 @@ export const CHARGE_STATUSES = [
 export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
 export type PublicChargeStatus = Exclude<ChargeStatus, 'PROCESSING'>;
 
+/**
+ * `PENDING` is where a charge waits: for its payer's 3-D Secure authentication (then authorised,
+ * succeeded or failed), or for its bank (a debit: succeeded or failed).
+ */
 export const CHARGE_TRANSITIONS = {
-  authorise: { from: ['PROCESSING'], to: 'AUTHORISE' },
+  authorise: { from: ['PROCESSING', 'PENDING'], to: 'AUTHORISE' },
   succeed: { from: ['PROCESSING', 'PENDING'], to: 'SUCCESS' },
   fail: { from: ['PROCESSING', 'PENDING'], to: 'FAILED' },
   await: { from: ['PROCESSING'], to: 'PENDING' },
