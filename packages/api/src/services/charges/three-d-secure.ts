@@ -12,6 +12,7 @@ import type {
 import type { ChargeFieldsInput } from '../../schemas/charge';
 import type { Dependencies } from '../deps';
 import type { NotificationService } from '../notifications';
+import { giveBackSlot } from '../payment-links/slots';
 import { connectorFor, providerError } from '../providers/connectors';
 import { PROVIDER_OUTCOME_TX, type ChargeEvents } from './events';
 import { THREE_DS_TIMEOUT_QUEUE } from './queues';
@@ -181,6 +182,8 @@ export function createThreeDs(
         if (changed === 1 && charge.providerId) {
           await tx.chargeAttempt.create({ data: failedAttemptRow(charge.id, charge.providerId, error, outcome.failure) });
         }
+        // A payment of a payment link gives its slot back, as one declined at once does.
+        if (changed === 1 && charge.paymentLinkId) await giveBackSlot(tx, charge.paymentLinkId);
       }
       if (changed !== 1) return;
       await jobs.cancel(timeoutKey(charge.id), { tx });
@@ -246,7 +249,9 @@ export function createThreeDs(
         where: { id: chargeId, ...waiting },
         data: failedCharge(error, failure),
       });
-      if (count === 1) await events.statusChanged(tx, charge);
+      if (count !== 1) return;
+      if (charge.paymentLinkId) await giveBackSlot(tx, charge.paymentLinkId);
+      await events.statusChanged(tx, charge);
     }, PROVIDER_OUTCOME_TX);
     logger.info({ chargeId }, '3-D Secure abandoned by the payer: the charge failed');
   }
