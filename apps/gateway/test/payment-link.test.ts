@@ -187,6 +187,8 @@ describe('the hosted page', () => {
       currency: 'AUD',
       confirmationMessage: 'See you there',
       redirectUrl: 'https://shop.example/done',
+      threeDsRedirectUrl: null,
+      failureReason: null,
     });
     expect(await countOf(link)).toBe(1);
     const charge = await a.api.get(`/charge/${String(body.chargeId)}`);

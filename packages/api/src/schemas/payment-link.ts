@@ -85,7 +85,7 @@ export const publicPaymentLinkOutput = paymentLinkOutput
   });
 export type PublicPaymentLinkView = z.infer<typeof publicPaymentLinkOutput>;
 
-/** The answer to a payment on the hosted page. */
+/** The answer to a payment on the hosted page, and to reading it again. */
 export const paymentLinkPaymentOutput = z.object({
   chargeId: z.string(),
   status: z.string(),
@@ -93,4 +93,11 @@ export const paymentLinkPaymentOutput = z.object({
   currency: z.string(),
   confirmationMessage: nullableString,
   redirectUrl: nullableString,
+  threeDsRedirectUrl: nullableString.meta({
+    description: 'While PENDING for 3-D Secure: where to send the payer’s browser (same window) to authenticate with their bank',
+  }),
+  failureReason: nullableString.meta({
+    description: 'When FAILED: why, in words the payer may read (a decline, or their bank’s authentication failed or timed out)',
+  }),
 });
+export type PaymentLinkPayment = z.infer<typeof paymentLinkPaymentOutput>;

@@ -8,7 +8,8 @@ export const meta: Meta = {
     path: '/payment_link/{paymentLinkId}/pay',
     tags: ['Payment link'],
     summary: 'Pay a payment link with a card token (public key; the hosted page calls it)',
-    description: 'Charges the token for the link’s amount and currency. Send an Idempotency-Key: a repeated click charges once.',
+    description:
+      'Charges the token for the link’s amount and currency. Send an Idempotency-Key: a repeated click charges once. A card that needs 3-D Secure answers PENDING with threeDsRedirectUrl: send the payer there (same window); their bank sends them back to the link’s hosted page with chargeId and status in its query, to be confirmed with GET /payment_link/{paymentLinkId}/payment/{chargeId}.',
   },
   idempotent: true,
 };

@@ -1,9 +1,11 @@
-import { ApiError, formatAmount, HOSTED_PAYMENT_TYPES, newId, notFound, toWireAmount } from '@gateway/core';
-import type { Account, PaymentLink, Prisma } from '@gateway/db';
+import { ApiError, ERROR_NAMES, formatAmount, HOSTED_PAYMENT_TYPES, newId, notFound, toWireAmount } from '@gateway/core';
+import type { Account, Charge, PaymentLink, Prisma } from '@gateway/db';
+import type { BrowserInfo } from '@gateway/providers';
 import type { ChargeView } from '../../schemas/charge';
-import type { NewPaymentLink, PaymentLinkView, PublicPaymentLinkView } from '../../schemas/payment-link';
+import type { NewPaymentLink, PaymentLinkPayment, PaymentLinkView, PublicPaymentLinkView } from '../../schemas/payment-link';
 import { dateRange, paging } from '../../schemas/search';
 import type { ChargeService } from '../charges';
+import { chargeInclude, toChargeView } from '../charges/view';
 import type { Dependencies } from '../deps';
 import { createKeyed, type HeldKey, type KeyAnswer } from '../idempotency';
 import { giveBackSlot, takeSlot } from './slots';
@@ -25,6 +27,24 @@ const linkNotFound = () => notFound('InvalidReferenceId', 'Payment link');
 const soldOut = (link: PaymentLink) => link.limitPayments !== null && link.countPayments >= link.limitPayments;
 
 /**
+ * Why a payment of a link failed, in words its payer may read. A public-key caller learns of a
+ * decline no more than that it was one (card testing: services/limits/card-testing.ts); only what
+ * the payer went through themselves, their bank's authentication, is told apart.
+ */
+function failureForPayer(charge: Pick<Charge, 'status' | 'failureCode' | 'threeDsStartedAt'>): string | null {
+  if (charge.status !== 'FAILED') return null;
+  const authenticated = charge.threeDsStartedAt !== null;
+  switch (authenticated ? ERROR_NAMES[charge.failureCode ?? 1] : undefined) {
+    case 'ThreeDSecureFailed':
+      return 'Your bank did not confirm the payment: the authentication failed or was cancelled.';
+    case 'Timeout':
+      return 'The confirmation with your bank was not completed in time.';
+    default:
+      return 'The card was declined.';
+  }
+}
+
+/**
  * Payment links and the payments made on their hosted page. A payment takes a slot (slots.ts) in
  * the transaction that writes its charge, before the card is charged, and gives it back if the
  * charge fails, so concurrent payers can never exceed the limit.
@@ -33,7 +53,7 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
   function view(link: LinkWithAccount): PaymentLinkView {
     const currency = requireCurrency(link.currency);
     return {
-      url: `${config.dashboardUrl}/pay/${link.id}`,
+      url: hostedPage(link),
       paymentLinkId: link.id,
       dateAdded: link.dateAdded.toISOString(),
       accountId: link.accountId,
@@ -54,14 +74,23 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
     };
   }
 
+  /** The hosted page of a link: where payers pay it, and where their bank's authentication sends them back. */
+  const hostedPage = (link: Pick<PaymentLink, 'id'>) => `${config.dashboardUrl}/pay/${link.id}`;
+
   /** What paying a link answers: its charge's outcome, and what the hosted page shows next. */
-  const paymentOf = (link: PaymentLink, { chargeId, status, amount }: Pick<ChargeView, 'chargeId' | 'status' | 'amount'>) => ({
+  const paymentOf = (
+    link: PaymentLink,
+    { chargeId, status, amount, threeDsRedirectUrl }: Pick<ChargeView, 'chargeId' | 'status' | 'amount' | 'threeDsRedirectUrl'>,
+    failureReason: string | null = null,
+  ): PaymentLinkPayment => ({
     chargeId,
     status,
     amount,
     currency: link.currency,
     confirmationMessage: link.confirmationMessage,
     redirectUrl: link.redirectUrl,
+    threeDsRedirectUrl,
+    failureReason,
   });
 
   async function find(account: Account, paymentLinkId: string): Promise<LinkWithAccount> {
@@ -137,8 +166,14 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
       };
     },
 
-    /** Charges a card token (made with the account's public key) for the link's amount. */
-    async pay(account: Account, paymentLinkId: string, token: string, heldKey?: HeldKey) {
+    /**
+     * Charges a card token (made with the account's public key) for the link's amount. The payer is
+     * on the hosted page: a card whose issuer asks for 3-D Secure answers PENDING with where to send
+     * the payer's browser (threeDsRedirectUrl), and the authentication brings it back to the hosted
+     * page with the charge's id.
+     */
+    async pay(account: Account, paymentLinkId: string, token: string, payer: { heldKey?: HeldKey; browser?: BrowserInfo } = {}) {
+      const { heldKey, browser } = payer;
       const link = await find(account, paymentLinkId);
       if (!HOSTED_PAYMENT_TYPES.some((type) => link.allowedPaymentTypes.includes(type))) {
         throw new ApiError('InvalidPaymentType', { message: 'This payment link does not take cards' });
@@ -148,8 +183,14 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
       try {
         const charge = await charges.createTokenCharge(
           account,
-          { token, amount: formatAmount(link.amount ?? 0n, currency), currency: link.currency, invoiceNumber: link.invoiceId ?? undefined },
-          { chargeId, paymentLinkId: link.id, heldKey, keyedAs: 'payment-link-payment', takes: (tx) => takeSlot(tx, link.id) },
+          {
+            token,
+            amount: formatAmount(link.amount ?? 0n, currency),
+            currency: link.currency,
+            invoiceNumber: link.invoiceId ?? undefined,
+            threeDSNotificationUrl: hostedPage(link),
+          },
+          { chargeId, paymentLinkId: link.id, heldKey, browser, keyedAs: 'payment-link-payment', takes: (tx) => takeSlot(tx, link.id) },
         );
         return paymentOf(link, charge);
       } catch (error) {
@@ -158,6 +199,20 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
         if (failed === 1) await giveBackSlot(db, link.id);
         throw error;
       }
+    },
+
+    /**
+     * A payment of a link, as paying it answered, now: what the hosted page shows when the payer
+     * comes back from their bank (never the return's own query). Only a charge of this link.
+     */
+    async payment(account: Account, paymentLinkId: string, chargeId: string): Promise<PaymentLinkPayment> {
+      const link = await find(account, paymentLinkId);
+      const charge = await db.charge.findFirst({
+        where: { id: chargeId, accountId: account.id, paymentLinkId: link.id },
+        include: chargeInclude,
+      });
+      if (!charge) throw notFound('InvalidChargeId', 'Payment');
+      return paymentOf(link, toChargeView(charge), failureForPayer(charge));
     },
 
     /** How an Idempotency-Key bound to a payment of a link is answered: as its charge is, in the payment's words. */
