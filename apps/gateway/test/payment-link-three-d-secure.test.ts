@@ -210,3 +210,36 @@ describe('3-D Secure on the hosted payment page', () => {
     expect(await paymentOf(a, link, 'x'.repeat(65))).toMatchObject({ status: 400, body: { code: 90 } });
   });
 });
+
+describe('GET /charge?AwaitingAuthentication (our extension)', () => {
+  it('finds the PENDING charges waiting for their payer’s authentication, a hosted page’s too, and not a debit waiting for its bank', async () => {
+    const a = await account();
+    const link = await createLink(a);
+    const onPage = (await pay(a, link, CARDS.challenge)).body.chargeId;
+    const byApi = await a.api.post('/charge/card', {
+      amount: 4,
+      providerId: a.providerIds[0],
+      threeDSNotificationUrl: 'https://shop.example/3ds-done',
+      paymentInformation: card(CARDS.challenge),
+    });
+    const authenticated = await pay(a, link, CARDS.challenge);
+    await authenticate(authenticated.body.threeDsRedirectUrl!, 'complete');
+    const debit = await a.api.post('/charge/bank_account', {
+      amount: 6,
+      providerId: a.providerIds[0],
+      bankPaymentInformation: { bankCode: '062-000', accountNumber: '11110000', accountName: 'Ann Payer' },
+    });
+    expect([byApi.body.status, debit.body.status]).toEqual(['PENDING', 'PENDING']);
+
+    const found = async (query: string) =>
+      ((await a.api.get<{ charges: Array<{ chargeId: string }> }>(`/charge?${query}`)).body.charges ?? []).map((c) => c.chargeId);
+    expect(await found('AwaitingAuthentication=true')).toEqual([byApi.body.chargeId, onPage]);
+    expect(await found('awaitingAuthentication=true&Status=PENDING')).toEqual([byApi.body.chargeId, onPage]);
+    expect(await found('AwaitingAuthentication=false&Status=PENDING')).toEqual([debit.body.chargeId]);
+    expect(await found('AwaitingAuthentication=false')).toEqual([debit.body.chargeId, authenticated.body.chargeId]);
+    expect(await found('AwaitingAuthentication=true&Status=SUCCESS')).toEqual([]);
+    const refused = await a.api.get('/charge?AwaitingAuthentication=perhaps');
+    expect(refused).toMatchObject({ status: 400, body: { code: 90 } });
+    expect(Object.keys(refused.body.details as object)).toEqual(['awaitingAuthentication']);
+  });
+});

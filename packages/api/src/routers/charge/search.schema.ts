@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { notFreeText } from '../../binding';
-import { amountQuery, currencyInput, dateRangeInput, pagingInput } from '../../schemas/common';
+import { amountQuery, booleanInput, currencyInput, dateRangeInput, pagingInput } from '../../schemas/common';
 import { chargeListOutput } from '../../schemas/charge';
 import type { Meta } from '../../trpc';
 
@@ -17,6 +17,10 @@ export const input = z.object({
   status: z
     .enum(['PENDING', 'FAILED', 'SUCCESS', 'PARTIAL_REFUND', 'REFUND', 'PENDING_CHECKOUT', 'AUTHORISE', 'AUTHORISE_CANCELLED'])
     .optional(),
+  awaitingAuthentication: booleanInput.optional().meta({
+    description:
+      'Our extension. true: only PENDING charges waiting for their payer’s 3-D Secure authentication (docs/three-d-secure.md); false: every other charge',
+  }),
   paymentMethodId: z.string().optional(),
   paymentType: z.string().optional(),
   cardType: z.string().optional().meta({ description: 'Card scheme, e.g. VISA' }),

@@ -11,6 +11,7 @@ export interface ChargeSearch {
   amountLessThan?: string | number;
   customerId?: string;
   status?: PublicChargeStatus;
+  awaitingAuthentication?: boolean;
   addedAfter?: Date;
   addedBefore?: Date;
   paymentMethodId?: string;
@@ -24,6 +25,14 @@ export interface ChargeSearch {
   sortBy?: 'None' | 'Date' | 'Amount' | 'Status' | 'Reference';
   limit?: number;
   skip?: number;
+}
+
+/** A charge waiting for its payer's 3-D Secure authentication (a debit waits PENDING too, but for its bank). */
+const AWAITING_AUTHENTICATION = { status: 'PENDING', threeDsStartedAt: { not: null } } satisfies Prisma.ChargeWhereInput;
+
+function authenticationFilter(awaiting: boolean | undefined): Prisma.ChargeWhereInput {
+  if (awaiting === undefined) return {};
+  return awaiting ? AWAITING_AUTHENTICATION : { NOT: AWAITING_AUTHENTICATION };
 }
 
 /** CardNumber matches by leading digits (the IIN) and, given 10 digits or more, the last four. */
@@ -56,6 +65,7 @@ export function createChargeSearch({ db }: Dependencies) {
         input.reference !== undefined ? { reference: input.reference } : {},
         input.providerId !== undefined ? { providerId: input.providerId } : {},
         input.status === 'PENDING' ? { status: { in: ['PENDING', 'PROCESSING'] } } : input.status ? { status: input.status } : {},
+        authenticationFilter(input.awaitingAuthentication),
         input.currency !== undefined ? { currency: input.currency.toUpperCase() } : {},
         input.paymentType !== undefined ? { paymentType: input.paymentType.toUpperCase() } : {},
         input.cardType !== undefined ? { cardScheme: input.cardType.toUpperCase() } : {},
