@@ -1,5 +1,6 @@
-import { toWireAmount } from '@gateway/core';
+import { notFound, toWireAmount } from '@gateway/core';
 import type { Account } from '@gateway/db';
+import { DEFAULT_THREE_DS_TIMEOUT_SECONDS } from './charges/three-d-secure';
 import type { Dependencies } from './deps';
 import { requireCurrency } from './money';
 import { connectorFor } from './providers/connectors';
@@ -124,5 +125,21 @@ export function createDashboardService({ db, clock, config, logger }: Dependenci
       : { ok: false, message: result.failure.gatewayMessage, gatewayCode: result.failure.gatewayCode };
   }
 
-  return { providerDays, simulatedLatency, checkCredentials };
+  /**
+   * Since when a charge has waited for its payer's 3-D Secure authentication, and when the gateway
+   * gives up on it (GATEWAY_THREEDS_TIMEOUT_SECONDS); nulls when it does not wait for its payer.
+   */
+  async function authenticationWait(account: Account, chargeId: string) {
+    const charge = await db.charge.findFirst({
+      where: { id: chargeId, accountId: account.id },
+      select: { status: true, threeDsStartedAt: true },
+    });
+    if (!charge) throw notFound('InvalidChargeId', 'Charge');
+    const since = charge.status === 'PENDING' ? charge.threeDsStartedAt : null;
+    if (!since) return { waitingSince: null, givesUpAt: null };
+    const timeoutMs = (config.threeDsTimeoutSeconds ?? DEFAULT_THREE_DS_TIMEOUT_SECONDS) * 1000;
+    return { waitingSince: since.toISOString(), givesUpAt: new Date(since.getTime() + timeoutMs).toISOString() };
+  }
+
+  return { providerDays, simulatedLatency, checkCredentials, authenticationWait };
 }

@@ -1,4 +1,5 @@
 import { router } from '../../trpc';
+import { authenticationWait } from './authentication-wait';
 import { checkProviderCredentials } from './check-credentials';
 import { providerNotifications } from './provider-notifications';
 import { simulatedLatency } from './simulated-latency';
@@ -6,4 +7,11 @@ import { stats } from './stats';
 import { webhookEndpoints } from './webhook-endpoints';
 
 /** Read models of the dashboard (tRPC only). */
-export const dashboardRouter = router({ stats, simulatedLatency, providerNotifications, checkProviderCredentials, webhookEndpoints });
+export const dashboardRouter = router({
+  stats,
+  simulatedLatency,
+  providerNotifications,
+  checkProviderCredentials,
+  webhookEndpoints,
+  authenticationWait,
+});
