@@ -11,11 +11,20 @@ import type { Charge, Inputs } from '../../../lib/types';
 
 const SCHEMES = ['VISA', 'MASTERCARD', 'AMEX', 'DISCOVER', 'JCB', 'DINERS', 'UNIONPAY'];
 
-/** Every filter of GET /charge. The card filter takes the first six digits only: no card number in a URL. */
+/** Every filter of GET /charge, and our AwaitingAuthentication. The card filter takes the first six digits only: no card number in a URL. */
 function chargeFilters(providers: Array<{ providerId: string; name: string }>): FilterField[] {
   return [
     { name: 'reference', label: 'Reference' },
     { name: 'status', label: 'Status', type: 'select', options: CHARGE_STATUSES.filter((s) => s !== 'PROCESSING') },
+    {
+      name: 'awaitingAuthentication',
+      label: '3-D Secure',
+      type: 'select',
+      options: [
+        { value: 'true', label: 'Waiting for the payer' },
+        { value: 'false', label: 'Not waiting' },
+      ],
+    },
     { name: 'providerId', label: 'Provider', type: 'select', options: providers.map((p) => ({ value: p.providerId, label: p.name })) },
     { name: 'amountGreaterThan', label: 'Amount above', inputMode: 'decimal' },
     { name: 'amountLessThan', label: 'Amount below', inputMode: 'decimal' },

@@ -9,6 +9,7 @@ import { formatDate, formatMoney } from '../../../../lib/format';
 import { useTRPC } from '../../../../lib/trpc';
 import type { Charge } from '../../../../lib/types';
 import { ChargeActions } from './charge-actions';
+import { ThreeDSecure } from './three-d-secure';
 
 /** What happened to a charge, oldest first: attempts, capture, void, refunds. */
 function history(c: Charge): Array<{ at: string; text: string }> {
@@ -58,6 +59,7 @@ function ChargeView({ c }: { c: Charge }) {
           ]}
         />
         <ChargeActions charge={c} />
+        <ThreeDSecure c={c} />
       </div>
       <section className="card" aria-labelledby="charge-history">
         <h2 id="charge-history">History</h2>
