@@ -3,9 +3,11 @@
 import { detectScheme, isValidCardNumber, normaliseCardNumber, type CardScheme } from '@gateway/core/card/card-number';
 import { isExpired, parseExpiry } from '@gateway/core/card/expiry';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { callGateway, Refusal, type Payment, type PaymentTarget } from '../lib/gateway-calls';
 import { useHydrated } from '../lib/hydrated';
 import { Field } from './field';
 import { Message } from './message';
+import { PaymentConfirmation } from './payment-confirmation';
 
 const BRANDS: Record<CardScheme, string> = {
   VISA: 'Visa',
@@ -26,8 +28,6 @@ const LABELS: Record<keyof CardFields, string> = {
   ccv: 'Security code (CCV)',
   cardholder: 'Name on card',
 };
-/** Seconds the confirmation stays before the payer is taken to the merchant's page. */
-const REDIRECT_DELAY_MS = 2500;
 
 /** Digits in groups as printed on the card: 4-6-5 for American Express, fours otherwise. */
 function grouped(digits: string): string {
@@ -55,33 +55,6 @@ function problems(fields: CardFields): Partial<Record<keyof CardFields, string>>
   return found;
 }
 
-/** An error answer of the gateway (its error body), as opposed to a request that got no answer. */
-class Refusal extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code: number | undefined,
-  ) {
-    super(message);
-  }
-
-  /** 409 (the same attempt is still running) and 5xx say nothing of the payment's outcome. */
-  get final(): boolean {
-    return this.status !== 409 && this.status < 500;
-  }
-}
-
-async function post<T>(url: string, body: unknown, headers: Record<string, string>): Promise<T> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
-    body: JSON.stringify(body),
-  });
-  const answer = (await response.json().catch(() => ({}))) as { message?: string; code?: number };
-  if (!response.ok) throw new Refusal(answer.message ?? 'The payment could not be made.', response.status, answer.code);
-  return answer as T;
-}
-
 /** An Idempotency-Key (crypto.randomUUID needs https, and the page may be served over http). */
 function newKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
@@ -90,46 +63,60 @@ function newKey(): string {
 /** Code of UnableToCharge: the link has taken all the payments it allows. */
 const SOLD_OUT = 46;
 
-export interface Paid {
-  confirmationMessage: string | null;
-  redirectUrl: string | null;
-}
-
-/** Where the payment goes: the link, the account's public key, and the gateway as browsers reach it. */
-export interface PaymentTarget {
-  paymentLinkId: string;
-  publicKey: string;
-  gatewayUrl: string;
+/**
+ * Where the page is while the payer's browser goes to their bank (3-D Secure): said, focused, with a
+ * link for a browser that did not go (or came back here with the back button).
+ */
+function ToTheBank({ url }: { url: string }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section aria-labelledby="payment-authentication" className="stack">
+      <h2 id="payment-authentication" ref={heading} tabIndex={-1}>
+        Confirm the payment with your bank
+      </h2>
+      <Message kind="warning">Taking you to your bank to confirm this payment…</Message>
+      <p>
+        <a href={url}>Continue to your bank</a>
+      </p>
+    </section>
+  );
 }
 
 /**
  * The card form of the hosted payment page. Card details go to the gateway's tokenisation
  * endpoint only (with the account's public key); the payment is then made with the token. Each
  * attempt has its own Idempotency-Key, kept when an answer is lost so that trying again cannot
- * charge twice, and a click while one is under way does nothing. Without a `target` the form only
- * shows (the dashboard's preview).
+ * charge twice, and a click while one is under way does nothing. A card whose bank wants the payer
+ * to authenticate (3-D Secure) answers PENDING: the browser goes to the bank in this window, and
+ * comes back to this page with the charge's id (PaymentOutcome). Without a `target` the form only
+ * shows (the dashboard's preview). `focused`: the card number takes the focus when it shows
+ * (after "Try another card").
  */
-export function CardForm({ callToAction, target }: { callToAction: 'Pay' | 'Donate'; target?: PaymentTarget }) {
+export function CardForm({
+  callToAction,
+  target,
+  focused = false,
+}: {
+  callToAction: 'Pay' | 'Donate';
+  target?: PaymentTarget;
+  focused?: boolean;
+}) {
   const [fields, setFields] = useState<CardFields>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof CardFields, string>>>({});
   const [formError, setFormError] = useState<string>();
   const [paying, setPaying] = useState(false);
-  const [paid, setPaid] = useState<Paid>();
+  const [paid, setPaid] = useState<Payment>();
+  const [authenticating, setAuthenticating] = useState<string>();
   const [soldOut, setSoldOut] = useState(false);
   const busy = useRef(false);
   const attempt = useRef<{ key: string; token?: string }>(undefined);
   const inputs = useRef<Partial<Record<keyof CardFields, HTMLInputElement | null>>>({});
-  const confirmation = useRef<HTMLHeadingElement>(null);
   const hydrated = useHydrated();
 
   useEffect(() => {
-    if (!paid) return;
-    confirmation.current?.focus();
-    const { redirectUrl } = paid;
-    if (!redirectUrl) return;
-    const timer = setTimeout(() => window.location.assign(redirectUrl), REDIRECT_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [paid]);
+    if (focused) inputs.current.cardNumber?.focus();
+  }, [focused]);
 
   const change = (name: keyof CardFields, value: string) => {
     attempt.current = undefined; // other details: a new attempt
@@ -151,24 +138,26 @@ export function CardForm({ callToAction, target }: { callToAction: 'Pay' | 'Dona
     busy.current = true;
     setPaying(true);
     setFormError(undefined);
-    const { paymentLinkId, publicKey, gatewayUrl } = target;
-    const headers = { 'x-publickey': publicKey };
+    const { paymentLinkId } = target;
     try {
       attempt.current ??= { key: newKey() };
       const current = attempt.current;
       current.token ??= (
-        await post<{ tokenId: string }>(
-          `${gatewayUrl}/token/card`,
-          { paymentInformation: { ...fields, cardNumber: normaliseCardNumber(fields.cardNumber) } },
-          headers,
-        )
+        await callGateway<{ tokenId: string }>(target, '/token/card', {
+          body: { paymentInformation: { ...fields, cardNumber: normaliseCardNumber(fields.cardNumber) } },
+        })
       ).tokenId;
-      const result = await post<Paid>(
-        `${gatewayUrl}/payment_link/${paymentLinkId}/pay`,
-        { token: current.token },
-        { ...headers, 'idempotency-key': current.key },
-      );
+      const result = await callGateway<Payment>(target, `/payment_link/${paymentLinkId}/pay`, {
+        body: { token: current.token },
+        headers: { 'idempotency-key': current.key },
+      });
       setFields(EMPTY);
+      if (result.status === 'PENDING' && result.threeDsRedirectUrl) {
+        // To the bank, in this window; the page stays busy: nothing more is sent from it.
+        setAuthenticating(result.threeDsRedirectUrl);
+        window.location.assign(result.threeDsRedirectUrl);
+        return;
+      }
       setPaid(result);
     } catch (error) {
       if (error instanceof Refusal && error.final) {
@@ -180,27 +169,13 @@ export function CardForm({ callToAction, target }: { callToAction: 'Pay' | 'Dona
         // No answer, or not a final one: the same attempt (key and token) is sent again on the next try.
         setFormError('We could not confirm your payment yet. Please try again in a moment: you will not be charged twice.');
       }
-    } finally {
-      busy.current = false;
-      setPaying(false);
     }
+    busy.current = false;
+    setPaying(false);
   }
 
-  if (paid) {
-    return (
-      <section aria-labelledby="payment-done">
-        <h2 id="payment-done" ref={confirmation} tabIndex={-1}>
-          {callToAction === 'Donate' ? 'Thank you for your donation' : 'Payment received'}
-        </h2>
-        <Message kind="success">{paid.confirmationMessage ?? 'Your payment was successful.'}</Message>
-        {paid.redirectUrl && (
-          <p>
-            Taking you back to the merchant… <a href={paid.redirectUrl}>Continue now</a>
-          </p>
-        )}
-      </section>
-    );
-  }
+  if (paid) return <PaymentConfirmation payment={paid} callToAction={callToAction} />;
+  if (authenticating) return <ToTheBank url={authenticating} />;
   if (soldOut) return <Message kind="warning">This payment link is no longer accepting payments.</Message>;
 
   const digits = fields.cardNumber.replace(/\D/g, '');
