@@ -1,43 +1,8 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
-import { CARDS, dashboardUrl, gatewayUrl, merchantApi, screenshot } from './support';
+import { expect, test } from '@playwright/test';
+import { CARDS, CCV, countPayments, createLink, dashboardUrl, fillCard, gatewayUrl, MERCHANT_SITE, payerPage, screenshot } from './support';
 
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
-const MERCHANT_SITE = 'https://merchant.example';
-
-async function createLink(fields: Record<string, unknown>): Promise<{ paymentLinkId: string; url: string }> {
-  const api = await merchantApi();
-  const response = await api.post('/payment_link', { data: { title: 'Workshop seat', amount: 12, currency: 'AUD', ...fields } });
-  expect(response.status()).toBe(200);
-  const link = (await response.json()) as { paymentLinkId: string; url: string };
-  await api.dispose();
-  return link;
-}
-
-async function countPayments(paymentLinkId: string): Promise<number> {
-  const api = await merchantApi();
-  const link = (await (await api.get(`/payment_link/${paymentLinkId}`)).json()) as { countPayments: number };
-  await api.dispose();
-  return link.countPayments;
-}
-
-/** A payer's browser: no dashboard session, and the merchant's site answered locally. */
-async function payerPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  await context.route(`${MERCHANT_SITE}/**`, (route) => route.fulfill({ contentType: 'text/html', body: '<h1>Back at the merchant</h1>' }));
-  return context.newPage();
-}
-
-const CCV = '737';
-
-async function fillCard(page: Page, cardNumber: string) {
-  await expect(page.getByRole('button', { name: /^(Pay|Donate)$/ })).toBeEnabled();
-  await page.getByLabel('Card number').fill(cardNumber);
-  await page.getByLabel('Expiry date').fill('12/30');
-  await page.getByLabel('Security code (CCV)').fill(CCV);
-  await page.getByLabel('Name on card').fill('Pat Payer');
-}
-
 test('staff create a payment link with a live preview; a payer pays it, and a double click charges once', async ({ page, browser }) => {
   await page.goto('/payment-links/new');
   const preview = page.locator('.preview');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request, type Page } from '@playwright/test';
+import { expect, request, type Browser, type Page } from '@playwright/test';
 
 /** The demo account a fresh start of the gateway created (keys, providers, dashboard user). */
 export const demo = JSON.parse(readFileSync(join(process.env.E2E_DATA_DIR ?? '', 'demo-account.json'), 'utf8')) as {
@@ -18,6 +18,12 @@ export const metricsUrl = process.env.E2E_METRICS_URL ?? '';
 export const fakeStripeUrl = process.env.E2E_FAKE_STRIPE_URL ?? '';
 
 export const CARDS = { approved: '4242424242424242', insufficientFunds: '4000000000009995', luhnInvalid: '4242424242424241' };
+
+/** The simulator's 3-D Secure cards (docs/test-cards.md). */
+export const THREE_DS_CARDS = { challenge: '4000000000003220', challengeThenDecline: '4000008400001629' };
+
+/** A merchant's site, answered in the test's browser contexts (page.route), never reached. */
+export const MERCHANT_SITE = 'https://merchant.example';
 
 /** A merchant's server: the REST API with the demo account's secret key. */
 export function merchantApi(secretKey = demo.secretKey) {
@@ -38,6 +44,41 @@ export async function charge(body: Record<string, unknown>, cardNumber = CARDS.a
   const answer = (await response.json()) as Record<string, unknown>;
   await api.dispose();
   return answer;
+}
+
+/** A payment link of the demo account (a workshop seat for A$12.00 unless `fields` say otherwise). */
+export async function createLink(fields: Record<string, unknown>): Promise<{ paymentLinkId: string; url: string }> {
+  const api = await merchantApi();
+  const response = await api.post('/payment_link', { data: { title: 'Workshop seat', amount: 12, currency: 'AUD', ...fields } });
+  expect(response.status()).toBe(200);
+  const link = (await response.json()) as { paymentLinkId: string; url: string };
+  await api.dispose();
+  return link;
+}
+
+export async function countPayments(paymentLinkId: string): Promise<number> {
+  const api = await merchantApi();
+  const link = (await (await api.get(`/payment_link/${paymentLinkId}`)).json()) as { countPayments: number };
+  await api.dispose();
+  return link.countPayments;
+}
+
+/** A payer's browser: no dashboard session, and the merchant's site answered locally. */
+export async function payerPage(browser: Browser, viewport = { width: 1280, height: 800 }): Promise<Page> {
+  const context = await browser.newContext({ viewport });
+  await context.route(`${MERCHANT_SITE}/**`, (route) => route.fulfill({ contentType: 'text/html', body: '<h1>Back at the merchant</h1>' }));
+  return context.newPage();
+}
+
+export const CCV = '737';
+
+/** The hosted page's card form filled in (once React runs: the button is enabled). */
+export async function fillCard(page: Page, cardNumber: string) {
+  await expect(page.getByRole('button', { name: /^(Pay|Donate)$/ })).toBeEnabled();
+  await page.getByLabel('Card number').fill(cardNumber);
+  await page.getByLabel('Expiry date').fill('12/30');
+  await page.getByLabel('Security code (CCV)').fill(CCV);
+  await page.getByLabel('Name on card').fill('Pat Payer');
 }
 
 /** A full-page screenshot in e2e/screenshots (git ignores it), with every card field masked. */
