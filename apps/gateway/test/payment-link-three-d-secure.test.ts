@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { startFakeAdyen, type FakeAdyen } from '@gateway/provider-fakes';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GatewayOptions } from '../src/gateway';
 import { card, client, createAccount, VISA_AU, type TestAccount } from './harness';
 import { webhookTestbed } from './webhook-receiver';
 
@@ -11,7 +13,24 @@ import { webhookTestbed } from './webhook-receiver';
  * payment once, and gives its slot back when the authentication fails or times out.
  */
 const DASHBOARD = 'https://pay.example.test';
-const bed = webhookTestbed({ threeDsTimeoutSeconds: 10, dashboardUrl: DASHBOARD });
+const ADYEN = {
+  ApiKey: 'AQEfake-api-key-for-hosted-page-test',
+  MerchantAccount: 'GatewayHostedPageECOM',
+  HmacKey: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
+};
+
+const options: Partial<GatewayOptions> = { threeDsTimeoutSeconds: 10, dashboardUrl: DASHBOARD };
+let adyen: FakeAdyen;
+beforeAll(async () => {
+  adyen = await startFakeAdyen({ apiKey: ADYEN.ApiKey, merchantAccount: ADYEN.MerchantAccount, hmacKey: ADYEN.HmacKey });
+  // Read by the testbed's own beforeAll, which runs after this one.
+  options.providerEndpoints = { adyen: new URL(adyen.url).origin };
+});
+const bed = webhookTestbed(options);
+afterAll(async () => {
+  expect(adyen.violations).toEqual([]);
+  await adyen?.close();
+});
 
 const CARDS = { challenge: '4000000000003220', frictionless: '4000000000003055', unavailable: '4000000000003097' };
 
@@ -179,6 +198,40 @@ describe('3-D Secure on the hosted payment page', () => {
     const paid = await pay(a, link, CARDS.frictionless);
     expect(paid).toMatchObject({ status: 200, body: { status: 'SUCCESS', threeDsRedirectUrl: null } });
     expect((await a.api.get(`/charge/${paid.body.chargeId}`)).body).toMatchObject({ threeDsVerified: true });
+    expect(await countOf(a, link)).toBe(1);
+  });
+
+  it('sends the payer’s browser and the hosted page’s origin to the provider (Adyen), and comes back to the page', async () => {
+    const a = await createAccount(bed.t, []);
+    const created = await a.api.post('/provider', { type: 'adyen', name: 'Adyen', currency: 'EUR', authenticationParameters: ADYEN });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const link = await createLink(a, { currency: 'EUR', amount: 25 });
+    const token = await client(bed.t.url).post<{ tokenId: string }>(
+      '/token/card',
+      { paymentInformation: { cardNumber: '4212345678901237', expiryDate: '03/30', ccv: '737', cardholder: 'Test Payer' } },
+      { 'x-publickey': a.publicKey },
+    );
+    const started = await payWith(a, link, token.body.tokenId, {
+      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Hosted page payer',
+      accept: 'application/json',
+      'accept-language': 'de-DE,de;q=0.9',
+    });
+    expect(started, JSON.stringify(started.body)).toMatchObject({ status: 200, body: { status: 'PENDING' } });
+    const charge = (await a.api.get(`/charge/${started.body.chargeId}`)).body;
+    const sent = adyen.requests.find(
+      (r) => r.operation === '/payments' && (r.body as { reference?: string }).reference === `${started.body.chargeId}:1`,
+    );
+    expect(sent?.body).toMatchObject({
+      channel: 'Web',
+      origin: DASHBOARD,
+      returnUrl: `${started.body.threeDsRedirectUrl}/return`,
+      browserInfo: { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Hosted page payer', acceptHeader: 'application/json', language: 'de-DE' },
+    });
+
+    const returned = await visit(adyen.completeChallenge(String(charge.providerChargeId), 'complete'));
+    const back = new URL(returned.location!);
+    expect(`${back.origin}${back.pathname}`).toBe(`${DASHBOARD}/pay/${link.paymentLinkId}`);
+    expect((await paymentOf(a, link, started.body.chargeId)).body).toMatchObject({ status: 'SUCCESS', currency: 'EUR', amount: 25 });
     expect(await countOf(a, link)).toBe(1);
   });
 
