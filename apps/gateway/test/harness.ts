@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { expect, inject } from 'vitest';
@@ -278,6 +278,27 @@ export function acquirer(t: TestGateway) {
     /** Whether the acquirer still keeps this stored card. */
     keeps: async (providerToken: string) => (await call('GET', `/v1/cards/${providerToken}`)).status === 200,
   };
+}
+
+/** An authentication a merchant ran with a 3-D Secure server of its own (externalThreeDsData): the payer authenticated, unless `changes` say otherwise. */
+export const externalThreeDs = (changes: Record<string, string> = {}) => ({
+  eci: '05',
+  authenticationValue: 'AAABBEg0VhI0VniQEjRWAAAAAAA=',
+  dsTransID: randomUUID(),
+  threeDsVersion: '2.2.0',
+  transStatus: 'Y',
+  ...changes,
+});
+
+/** A browser's GET (or form POST) that does not follow redirects: its status, Location and body. */
+export async function visit(url: string, form?: Record<string, string>) {
+  const response = await fetch(url, {
+    method: form ? 'POST' : 'GET',
+    redirect: 'manual',
+    headers: form ? { 'content-type': 'application/x-www-form-urlencoded' } : {},
+    body: form ? new URLSearchParams(form).toString() : undefined,
+  });
+  return { status: response.status, location: response.headers.get('location'), body: await response.text() };
 }
 
 /** Polls `check` until it holds; returns how long that took. */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startFakeAdyen, type FakeAdyen } from '@gateway/provider-fakes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayOptions } from '../src/gateway';
-import { card, client, createAccount, VISA_AU, type TestAccount } from './harness';
+import { card, client, createAccount, visit, VISA_AU, type TestAccount } from './harness';
 import { webhookTestbed } from './webhook-receiver';
 
 /**
@@ -80,18 +80,6 @@ const paymentOf = (a: Pick<TestAccount, 'publicKey'>, link: Link, chargeId: stri
   client(bed.t.url).get<Payment>(`/payment_link/${link.paymentLinkId}/payment/${chargeId}`, { 'x-publickey': a.publicKey });
 
 const countOf = async (a: TestAccount, link: Link) => (await a.api.get<Link>(`/payment_link/${link.paymentLinkId}`)).body.countPayments;
-
-/** A GET or a posted form that does not follow redirects: its status and Location. */
-async function visit(url: string, form?: Record<string, string>) {
-  const response = await fetch(url, {
-    method: form ? 'POST' : 'GET',
-    redirect: 'manual',
-    headers: form ? { 'content-type': 'application/x-www-form-urlencoded' } : {},
-    body: form ? new URLSearchParams(form).toString() : undefined,
-  });
-  await response.arrayBuffer();
-  return { status: response.status, location: response.headers.get('location') };
-}
 
 /** The payer's browser: to the issuer's page, `button` pressed, back through the gateway's return to where it sends them. */
 async function authenticate(threeDsRedirectUrl: string, button: 'complete' | 'fail' | 'cancel'): Promise<URL> {

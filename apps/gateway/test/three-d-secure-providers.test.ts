@@ -1,8 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { startFakeAdyen, startFakeStripe, type FakeAdyen, type FakeStripe } from '@gateway/provider-fakes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayOptions } from '../src/gateway';
-import type { TestAccount } from './harness';
+import { externalThreeDs, visit, type TestAccount } from './harness';
 import { webhookTestbed } from './webhook-receiver';
 
 /**
@@ -44,13 +43,6 @@ afterAll(async () => {
   await adyen?.close();
 });
 
-/** A GET that does not follow redirects: its status and Location. */
-async function visit(url: string) {
-  const response = await fetch(url, { redirect: 'manual' });
-  await response.arrayBuffer();
-  return { status: response.status, location: response.headers.get('location') };
-}
-
 /** Where the gateway finally sends the payer's browser: the merchant's URL with chargeId and status. */
 async function backAtMerchant(returnUrl: string) {
   const back = await visit(returnUrl);
@@ -91,7 +83,7 @@ describe('3-D Secure at stripe', () => {
     const chargeId = String(started.body.chargeId);
     const paymentIntent = String(started.body.providerChargeId);
     const toStripe = await visit(String(started.body.threeDsRedirectUrl));
-    expect(toStripe).toEqual({ status: 303, location: stripe.challengeUrl(paymentIntent) });
+    expect(toStripe).toMatchObject({ status: 303, location: stripe.challengeUrl(paymentIntent) });
     return { chargeId, paymentIntent };
   }
 
@@ -153,7 +145,7 @@ describe('3-D Secure at stripe', () => {
       threeDsVerified: true,
       threeDs: { flow: 'frictionless' },
     });
-    const external = { eci: '05', authenticationValue: 'AAABBEg0VhI0VniQEjRWAAAAAAA=', dsTransID: randomUUID(), threeDsVersion: '2.2.0' };
+    const external = externalThreeDs();
     const refused = await pay('4242424242424242', {
       paymentInformation: { ...stripeCard('4242424242424242'), externalThreeDsData: external },
     });
@@ -185,12 +177,8 @@ describe('3-D Secure at adyen', () => {
     expect(started.status, JSON.stringify(started.body)).toBe(201);
     expect(started.body).toMatchObject({ status: 'PENDING', threeDsVerified: false });
     const psp = String(started.body.providerChargeId);
-    const opened = await fetch(String(started.body.threeDsRedirectUrl), { redirect: 'manual' });
-    return {
-      chargeId: String(started.body.chargeId),
-      psp,
-      opened: { status: opened.status, location: opened.headers.get('location'), body: await opened.text() },
-    };
+    const opened = await visit(String(started.body.threeDsRedirectUrl));
+    return { chargeId: String(started.body.chargeId), psp, opened };
   }
 
   it('challenge passed (GET): the payer comes back with redirectResult, the gateway asks /payments/details, SUCCESS with Adyen’s 3-D Secure result', async () => {
@@ -272,13 +260,7 @@ describe('3-D Secure at adyen', () => {
       threeDsVerified: true,
       threeDs: { flow: 'frictionless' },
     });
-    const external = {
-      eci: '05',
-      authenticationValue: 'AAABBEg0VhI0VniQEjRWAAAAAAA=',
-      dsTransID: randomUUID(),
-      threeDsVersion: '2.2.0',
-      transStatus: 'Y',
-    };
+    const external = externalThreeDs();
     const passed = await pay('4212345678901237', {
       threeDSNotificationUrl: undefined,
       paymentInformation: { ...adyenCard('4212345678901237'), externalThreeDsData: external },

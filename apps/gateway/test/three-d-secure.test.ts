@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { card, type TestAccount } from './harness';
+import { card, externalThreeDs, visit, type TestAccount } from './harness';
 import { webhookTestbed } from './webhook-receiver';
 
 /**
@@ -25,17 +25,6 @@ async function account(path: string, types: string[]) {
   const subscribed = await bed.subscribedAccount(path, types);
   await bed.t.gateway.database.prisma.provider.updateMany({ where: { accountId: subscribed.a.accountId }, data: { timeoutMs: 10_000 } });
   return subscribed;
-}
-
-/** A GET or POST that does not follow redirects: its status, Location and body. */
-async function visit(url: string, form?: Record<string, string>) {
-  const response = await fetch(url, {
-    method: form ? 'POST' : 'GET',
-    redirect: 'manual',
-    headers: form ? { 'content-type': 'application/x-www-form-urlencoded' } : {},
-    body: form ? new URLSearchParams(form).toString() : undefined,
-  });
-  return { status: response.status, location: response.headers.get('location'), body: await response.text() };
 }
 
 /** Opens threeDsRedirectUrl, presses `button` on the issuer's page, and follows the browser back to the merchant. */
@@ -68,7 +57,8 @@ describe('3-D Secure on the simulated acquirer', () => {
     const { a } = await account('/3ds', ['Transaction']);
     const started = await pay(a, CARDS.challenge);
     expect(started.status, JSON.stringify(started.body)).toBe(201);
-    expect(started.body).toMatchObject({ status: 'PENDING', threeDsVerified: false, threeDs: null });
+    // Nothing is authorised while the payer authenticates.
+    expect(started.body).toMatchObject({ status: 'PENDING', threeDsVerified: false, threeDs: null, authorisationAmount: null });
     const redirectUrl = String(started.body.threeDsRedirectUrl);
     expect(redirectUrl.startsWith(`${bed.t.url}/3ds/`)).toBe(true);
     const chargeId = String(started.body.chargeId);
@@ -98,6 +88,7 @@ describe('3-D Secure on the simulated acquirer', () => {
     const over = await visit(redirectUrl);
     expect(over.status).toBe(200);
     expect(over.body).toContain('SUCCESS');
+    expect(over.body).toContain(`href="${again.location!.replace(/&/g, '&amp;')}"`);
 
     await bed.drain();
     const statuses = bed.receiver
@@ -240,13 +231,7 @@ describe('3-D Secure on the simulated acquirer', () => {
     const transId = await pay(a, CARDS.challenge, { paymentInformation: card(CARDS.challenge, { threeDSServerTransID: randomUUID() }) });
     expect(transId).toMatchObject({ status: 400, body: { code: 59 } });
 
-    const external = {
-      eci: '05',
-      authenticationValue: 'AAABBEg0VhI0VniQEjRWAAAAAAA=',
-      dsTransID: randomUUID(),
-      threeDsVersion: '2.2.0',
-      transStatus: 'Y',
-    };
+    const external = externalThreeDs();
     const badEci = await pay(a, CARDS.challenge, {
       paymentInformation: card(CARDS.challenge, { externalThreeDsData: { ...external, eci: 'x' } }),
     });

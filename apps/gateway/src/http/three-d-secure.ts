@@ -103,7 +103,8 @@ export function createThreeDsPages(services: Services, simulatorUrl: string) {
           res,
           200,
           'Payment authentication',
-          `<h1>This payment's authentication is over</h1><p>Its status is ${escape(answer.status)}.</p>`,
+          `<h1>This payment's authentication is over</h1><p>Its status is ${escape(answer.status)}.</p>
+<p><a href="${escape(answer.continueUrl)}">Return to the merchant</a></p>`,
         );
       } else {
         const nonce = randomBytes(16).toString('base64');

@@ -123,7 +123,8 @@ export function awaitingPayer(
 export type ChallengeAnswer =
   | { kind: 'redirect'; url: string }
   | { kind: 'form'; url: string; data: Record<string, string> }
-  | { kind: 'over'; status: string };
+  /** The charge is decided: where the payer may go on to (the merchant's URL with chargeId and status). */
+  | { kind: 'over'; status: string; continueUrl: string };
 
 export function createThreeDs(
   { db, clock, logger, config, jobs }: Dependencies,
@@ -217,7 +218,7 @@ export function createThreeDs(
   const reload = (charge: Pick<Charge, 'id'>) => db.charge.findUniqueOrThrow({ where: { id: charge.id }, include: chargeInclude });
 
   /** The merchant's threeDSNotificationUrl with the charge's id and status added to its query. */
-  function notificationUrl(charge: ChargeRecord): string {
+  function notificationUrl(charge: Pick<Charge, 'id' | 'status' | 'threeDsNotificationUrl'>): string {
     const url = new URL(charge.threeDsNotificationUrl!);
     url.searchParams.set('chargeId', charge.id);
     url.searchParams.set('status', publicStatus(charge.status));
@@ -264,7 +265,8 @@ export function createThreeDs(
       const charge = await db.charge.findUnique({ where: { threeDsToken: token } });
       if (!charge) return undefined;
       const challenge = challengeOf(charge);
-      if (charge.status !== 'PENDING' || !challenge) return { kind: 'over', status: publicStatus(charge.status) };
+      if (charge.status !== 'PENDING' || !challenge)
+        return { kind: 'over', status: publicStatus(charge.status), continueUrl: notificationUrl(charge) };
       const { url, method, data } = challenge.redirect;
       return method === 'POST' ? { kind: 'form', url, data: data ?? {} } : { kind: 'redirect', url };
     },

@@ -104,7 +104,9 @@ export function customerSummary(customer: Customer) {
 
 export function toChargeView(charge: ChargeRecord): ChargeView {
   const currency = requireCurrency(charge.currency);
-  const authorised = charge.status !== 'FAILED' && charge.status !== 'PROCESSING';
+  // A charge waiting for its payer's 3-D Secure has nothing authorised yet.
+  const waitingForPayer = charge.status === 'PENDING' && charge.threeDsStartedAt !== null;
+  const authorised = charge.status !== 'FAILED' && charge.status !== 'PROCESSING' && !waitingForPayer;
   const card = cardView(charge);
   const threeDs = charge.threeDs as ThreeDsOutcome | null;
   return {
