@@ -10,7 +10,7 @@ import type { TrustedProxies } from './client';
 import type { Metrics } from './metrics';
 import { createNotificationHandler, notificationProviderId } from './notification';
 import { createRestHandler, pathOf } from './rest';
-import { createThreeDsPages, threeDsPathForLog } from './three-d-secure';
+import { createThreeDsPages, isThreeDsPath, threeDsPathForLog } from './three-d-secure';
 import { createTrpcHandler } from './trpc';
 
 export interface HttpDeps {
@@ -62,7 +62,7 @@ export function createRequestListener({
       return send(res, 200, 'text/html; charset=utf-8', errorCodesPage(ERRORS));
     }
     if (path.startsWith('/trpc/')) return trpc(req, res, path);
-    if (await threeDsPages(req, res, path)) return;
+    if (isThreeDsPath(path)) return threeDsPages(req, res, path);
     const providerId = req.method === 'POST' ? notificationProviderId(path) : undefined;
     if (providerId !== undefined) return notification(req, res, path, providerId);
     if (cors(req, res, path)) return;

@@ -25,9 +25,14 @@ const PATHS = {
 /** Form bodies of the provider's return (Adyen may POST redirectResult) and the issuer page's buttons. */
 const MAX_FORM_BYTES = 64 * 1024;
 
+/** Whether a path is one of these pages' (a prefix test: every other request passes by at no cost). */
+export const isThreeDsPath = (path: string) => path.startsWith('/3ds/') || path.startsWith('/simulator/3ds/');
+
 /** A path of one of these pages, as logged: the charge's token left out. */
-export const threeDsPathForLog = (path: string): string | undefined =>
-  PATHS.page.test(path) ? '/3ds/{token}' : PATHS.return.test(path) ? '/3ds/{token}/return' : undefined;
+export function threeDsPathForLog(path: string): string | undefined {
+  if (!path.startsWith('/3ds/')) return undefined;
+  return PATHS.page.test(path) ? '/3ds/{token}' : PATHS.return.test(path) ? '/3ds/{token}/return' : undefined;
+}
 
 const escape = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -84,14 +89,13 @@ function issuerAnswer(res: ServerResponse, answer: IssuerPageAnswer) {
   res.end(answer.html);
 }
 
-/** Handles the request when it is one of these pages (true), or leaves it (false). */
+/** Answers a request to one of these pages (isThreeDsPath): the page, a redirect, or 404. */
 export function createThreeDsPages(services: Services, simulatorUrl: string) {
   const { threeDs } = services.charges;
   const issuer = simulatedIssuerPage(simulatorUrl);
 
-  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<boolean> => {
+  return async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
     const method = req.method ?? 'GET';
-    if (method !== 'GET' && method !== 'POST') return false;
     const url = new URL(req.url ?? '/', 'http://gateway');
     const [, token] = PATHS.page.exec(path) ?? [];
     if (token && method === 'GET') {
@@ -121,22 +125,22 @@ export function createThreeDsPages(services: Services, simulatorUrl: string) {
           nonce,
         );
       }
-      return true;
+      return;
     }
     const [, returning] = PATHS.return.exec(path) ?? [];
-    if (returning) {
+    if (returning && (method === 'GET' || method === 'POST')) {
       const parameters = await parametersOf(req, url);
       const answer = parameters && (await threeDs.returned(returning, parameters));
       if (answer) redirect(res, answer.location);
       else notFound(res);
-      return true;
+      return;
     }
     const [, challengeId] = PATHS.issuer.exec(path) ?? [];
-    if (challengeId) {
+    if (challengeId && (method === 'GET' || method === 'POST')) {
       const action = method === 'POST' ? ((await parametersOf(req, url))?.action ?? '') : undefined;
       issuerAnswer(res, action === undefined ? await issuer.show(challengeId) : await issuer.answer(challengeId, action));
-      return true;
+      return;
     }
-    return false;
+    notFound(res);
   };
 }
