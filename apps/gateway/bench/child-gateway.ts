@@ -122,7 +122,14 @@ export async function seedAccount(databaseUrl: string, masterKeys: string, provi
       db: database.prisma,
       clock: systemClock,
       logger: console,
-      config: { errorDocsUrl: '', simulatorUrl: '', keyring: parseKeyring(masterKeys), ccvRetentionSeconds: 300, dashboardUrl: '' },
+      config: {
+        errorDocsUrl: '',
+        publicUrl: '',
+        simulatorUrl: '',
+        keyring: parseKeyring(masterKeys),
+        ccvRetentionSeconds: 300,
+        dashboardUrl: '',
+      },
       jobs: createJobQueue({ db: database.prisma, clock: systemClock }),
     });
     const { account, secretKey } = await services.accounts.create('Seeded');

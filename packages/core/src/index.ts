@@ -15,3 +15,4 @@ export * from './crypto/envelope';
 export * from './runtime';
 export * from './payment-link';
 export * from './subscription/schedule';
+export * from './html';

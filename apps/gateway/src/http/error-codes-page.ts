@@ -1,13 +1,11 @@
-import type { ErrorDefinition } from '@gateway/core';
-
-const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] ?? c);
+import { escapeHtml, type ErrorDefinition } from '@gateway/core';
 
 /** The page error bodies link to (`type`: <publicUrl>/errorcodes#<code>). */
 export function errorCodesPage(errors: Readonly<Record<string, ErrorDefinition>>): string {
   const rows = Object.entries(errors)
     .map(
       ([name, e]) =>
-        `<tr id="${e.code}"><td>${e.code}</td><td>${escape(name)}</td><td>${e.http}</td><td>${escape(e.message)}</td><td>${e.retryable ? 'yes' : 'no'}</td></tr>`,
+        `<tr id="${e.code}"><td>${e.code}</td><td>${escapeHtml(name)}</td><td>${e.http}</td><td>${escapeHtml(e.message)}</td><td>${e.retryable ? 'yes' : 'no'}</td></tr>`,
     )
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Error codes</title></head><body>

@@ -74,16 +74,16 @@ export function createRequestListener({
     // Answers hold account data: no browser or proxy may keep one.
     res.setHeader('cache-control', 'no-store');
     const path = pathOf(req);
+    const logged = threeDsPathForLog(path) ?? maskDigits(path);
     res.on('finish', () => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       metrics.observe(req.method ?? 'GET', path, res.statusCode, seconds);
       // The query string is never logged (a search may carry a card number), and digit runs in the
       // path that look like a card number are masked.
-      const logged = threeDsPathForLog(path) ?? maskDigits(path);
       logger.info({ method: req.method, path: logged, status: res.statusCode, ms: Math.round(seconds * 1000) }, 'request');
     });
     route(req, res, path).catch((error: unknown) => {
-      logger.error({ err: error, path: maskDigits(path) }, 'unhandled error');
+      logger.error({ err: error, path: logged }, 'unhandled error');
       if (!res.headersSent) send(res, 500, 'application/json', JSON.stringify({ message: 'Internal error', code: 1 }));
     });
   };

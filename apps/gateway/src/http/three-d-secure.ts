@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Services } from '@gateway/api';
+import { escapeHtml } from '@gateway/core';
 import { simulatedIssuerPage, type IssuerPageAnswer } from '@gateway/providers';
 
 /**
@@ -28,14 +29,13 @@ const MAX_FORM_BYTES = 64 * 1024;
 /** Whether a path is one of these pages' (a prefix test: every other request passes by at no cost). */
 export const isThreeDsPath = (path: string) => path.startsWith('/3ds/') || path.startsWith('/simulator/3ds/');
 
-/** A path of one of these pages, as logged: the charge's token left out. */
+/** A path of one of these pages, as logged: the charge's token (or the challenge's id, which answers it) left out. */
 export function threeDsPathForLog(path: string): string | undefined {
-  if (!path.startsWith('/3ds/')) return undefined;
-  return PATHS.page.test(path) ? '/3ds/{token}' : PATHS.return.test(path) ? '/3ds/{token}/return' : undefined;
+  if (!isThreeDsPath(path)) return undefined;
+  if (PATHS.page.test(path)) return '/3ds/{token}';
+  if (PATHS.return.test(path)) return '/3ds/{token}/return';
+  return PATHS.issuer.test(path) ? '/simulator/3ds/{challenge}' : undefined;
 }
-
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 function page(res: ServerResponse, status: number, title: string, body: string, nonce?: string) {
   res.statusCode = status;
@@ -47,7 +47,7 @@ function page(res: ServerResponse, status: number, title: string, body: string, 
   );
   res.end(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}</style>
+<title>${escapeHtml(title)}</title><style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}</style>
 </head><body>${body}</body></html>`);
 }
 
@@ -102,24 +102,27 @@ export function createThreeDsPages(services: Services, simulatorUrl: string) {
       const answer = await threeDs.challengePage(token);
       if (!answer) notFound(res);
       else if (answer.kind === 'redirect') redirect(res, answer.url);
-      else if (answer.kind === 'over') {
+      else if (answer.kind === 'wait') {
+        res.setHeader('refresh', '2');
+        page(res, 200, 'Payment authentication', '<h1>One moment…</h1><p>Your payment is being prepared; this page goes on by itself.</p>');
+      } else if (answer.kind === 'over') {
         page(
           res,
           200,
           'Payment authentication',
-          `<h1>This payment's authentication is over</h1><p>Its status is ${escape(answer.status)}.</p>
-<p><a href="${escape(answer.continueUrl)}">Return to the merchant</a></p>`,
+          `<h1>This payment's authentication is over</h1><p>Its status is ${escapeHtml(answer.status)}.</p>
+<p><a href="${escapeHtml(answer.continueUrl)}">Return to the merchant</a></p>`,
         );
       } else {
         const nonce = randomBytes(16).toString('base64');
         const fields = Object.entries(answer.data)
-          .map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`)
+          .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
           .join('');
         page(
           res,
           200,
           'Authenticating…',
-          `<form id="to-issuer" method="post" action="${escape(answer.url)}">${fields}<p>Taking you to your bank to confirm this payment…</p>
+          `<form id="to-issuer" method="post" action="${escapeHtml(answer.url)}">${fields}<p>Taking you to your bank to confirm this payment…</p>
 <noscript><button type="submit">Continue</button></noscript></form>
 <script nonce="${nonce}">document.getElementById('to-issuer').submit();</script>`,
           nonce,

@@ -11,7 +11,7 @@ export interface ServiceConfig {
   /** Base of the `type` link in error bodies. */
   errorDocsUrl: string;
   /** The gateway's own public address (GATEWAY_PUBLIC_URL): its 3-D Secure URLs, which payers' browsers open. */
-  publicUrl?: string;
+  publicUrl: string;
   /** How long a charge waits for its payer's 3-D Secure authentication (GATEWAY_THREEDS_TIMEOUT_SECONDS; default 1800). */
   threeDsTimeoutSeconds?: number;
   /** Base URL of the simulated acquirer that `dummy` providers talk to. */

@@ -1,6 +1,7 @@
 import type { ChallengeView } from './ledger.js';
 import { CHALLENGE_PASSWORD } from './test-cards.js';
 import type { ChallengeOutcome } from './three-d-secure.js';
+import { escapeHtml } from '@gateway/core';
 
 /**
  * The issuer's 3-D Secure challenge page of the fake Adyen, served on the fake's own address (the
@@ -12,21 +13,18 @@ import type { ChallengeOutcome } from './three-d-secure.js';
 /** Where challenge pages are served: `/fake/3ds/<pspReference>`, the verdict posted to `…/result`. */
 export const CHALLENGE_PATH = '/fake/3ds';
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
 const page = (title: string, body: string) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body>${body}</body></html>`;
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head><body>${body}</body></html>`;
 
 export function challengePage(psp: string, creq: string, view: ChallengeView): string {
   return page(
     'Fake Adyen – 3-D Secure',
     `<h1>Authenticate your payment</h1>
-<p>Merchant: ${escape(view.merchantAccount)}</p>
-<p>Amount: ${escape(view.currency)} ${view.value} (minor units)</p>
-<p>Card: ${escape(view.brand)} ending ${escape(view.last4)}</p>
+<p>Merchant: ${escapeHtml(view.merchantAccount)}</p>
+<p>Amount: ${escapeHtml(view.currency)} ${view.value} (minor units)</p>
+<p>Card: ${escapeHtml(view.brand)} ending ${escapeHtml(view.last4)}</p>
 <form method="post" action="${CHALLENGE_PATH}/${encodeURIComponent(psp)}/result">
-<input type="hidden" name="creq" value="${escape(creq)}">
+<input type="hidden" name="creq" value="${escapeHtml(creq)}">
 <label>Password <input type="password" name="password" autocomplete="off"></label>
 <button type="submit" name="outcome" value="complete">Complete authentication</button>
 <button type="submit" name="outcome" value="fail">Fail authentication</button>

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ChallengeOutcome, StripeBehaviour } from './behaviour.js';
+import { escapeHtml } from '@gateway/core';
 
 /**
  * The fake's 3-D Secure challenge page, where `next_action.redirect_to_url.url` sends the payer:
@@ -27,8 +28,6 @@ ${body}
 `);
 }
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-
 /** Answers a request for the challenge page of payment intent `id` (a GET shows it, a POST presses a button). */
 export function serveChallengePage(behaviour: StripeBehaviour, method: string, id: string, body: string, res: ServerResponse): void {
   const back = behaviour.returnAddress(id);
@@ -52,6 +51,6 @@ export function serveChallengePage(behaviour: StripeBehaviour, method: string, i
 </form>`,
     );
   } else {
-    page(res, 200, `<p>This authentication is over.</p>\n<p><a href="${escape(back)}">Return to the merchant</a></p>`);
+    page(res, 200, `<p>This authentication is over.</p>\n<p><a href="${escapeHtml(back)}">Return to the merchant</a></p>`);
   }
 }

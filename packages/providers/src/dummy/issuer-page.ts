@@ -1,4 +1,4 @@
-import { findCurrency, formatAmount } from '@gateway/core';
+import { escapeHtml, findCurrency, formatAmount } from '@gateway/core';
 import { requestJson } from '../http-json.js';
 
 /**
@@ -24,13 +24,10 @@ interface ChallengeView {
   cardLast4: string;
 }
 
-const escape = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
-
 function page(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1a1a1a}
 dl{display:grid;grid-template-columns:auto 1fr;gap:.4rem 1rem}dt{color:#555}button{display:block;width:100%;margin:.6rem 0;padding:.7rem;font-size:1rem}
 </style></head><body>${body}</body></html>`;
@@ -49,16 +46,16 @@ function challengePage(challengeId: string, challenge: ChallengeView): string {
   if (challenge.state !== 'waiting') {
     return page(
       'Authentication finished',
-      `<h1>Authentication finished</h1><p>This authentication is over (${escape(challenge.state)}).</p>`,
+      `<h1>Authentication finished</h1><p>This authentication is over (${escapeHtml(challenge.state)}).</p>`,
     );
   }
   return page(
     'Verify your payment',
     `<h1>Verify your payment</h1>
 <p>Simulated card issuer: this page stands for your bank's 3-D Secure check.</p>
-<dl><dt>Merchant</dt><dd>${escape(challenge.merchantName)}</dd><dt>Amount</dt><dd>${escape(amount)}</dd>
-<dt>Card</dt><dd>•••• ${escape(challenge.cardLast4)}</dd></dl>
-<form method="post" action="${escape(encodeURIComponent(challengeId))}">
+<dl><dt>Merchant</dt><dd>${escapeHtml(challenge.merchantName)}</dd><dt>Amount</dt><dd>${escapeHtml(amount)}</dd>
+<dt>Card</dt><dd>•••• ${escapeHtml(challenge.cardLast4)}</dd></dl>
+<form method="post" action="${escapeHtml(encodeURIComponent(challengeId))}">
 <button type="submit" name="action" value="complete">Complete authentication</button>
 <button type="submit" name="action" value="fail">Fail authentication</button>
 <button type="submit" name="action" value="cancel">Cancel</button>

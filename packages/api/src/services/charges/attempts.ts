@@ -99,7 +99,7 @@ export function createAttemptRunner(
   /** The charge now waits for its payer to authenticate (3-D Secure): PENDING, with its timeout, and its event. */
   async function awaitPayer(charge: Charge, value: Authorisation, capture: boolean, card: CardSummary | undefined): Promise<Charge> {
     const now = clock.now();
-    const changes = awaitingPayer(config.publicUrl ?? '', charge, value, capture, now);
+    const changes = awaitingPayer(config.publicUrl, charge, value, capture, now);
     const withCard = card && !charge.cardMasked ? { ...changes, ...cardColumnsFromSummary(card) } : changes;
     return db.$transaction(async (tx) => {
       const waiting = await updateCharge(tx, charge, 'PROCESSING', withCard);

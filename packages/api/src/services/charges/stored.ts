@@ -197,7 +197,7 @@ export function createStoredCharging(
     if (!first) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method cannot be charged' });
     // A batch row or a subscription payment is made without its payer: never asked to authenticate.
     const payerPresent = !origin.batchId && !origin.subscriptionId;
-    const threeDs = payerPresent ? threeDsPlan(account, input, { publicUrl: config.publicUrl ?? '', browser: origin.browser }) : undefined;
+    const threeDs = payerPresent ? threeDsPlan(account, input, { publicUrl: config.publicUrl, browser: origin.browser }) : undefined;
     const second = fallback ? await cardRoute(fallback, amount, currency) : undefined;
     const routes = second ? [first, second] : [first];
     const row = chargeRow(
@@ -381,7 +381,7 @@ export function createStoredCharging(
     const expiry = parseExpiry(token.cardExpiry ?? '');
     if (!expiry) throw new ApiError('InvalidExpiryDate');
     const card = await vault.readCard(account, token.vaultItemId, { actor: vaultReader(account), purpose: `charge ${chargeId}` });
-    const threeDs = threeDsPlan(account, input, { publicUrl: config.publicUrl ?? '', browser: origin.browser });
+    const threeDs = threeDsPlan(account, input, { publicUrl: config.publicUrl, browser: origin.browser });
     const row = chargeRow(
       account,
       {

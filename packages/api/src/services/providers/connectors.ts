@@ -42,7 +42,7 @@ export function connectorFor(provider: Provider, config: ServiceConfig, options:
     simulation: {
       latency: { minMs: provider.latencyMinMs, maxMs: provider.latencyMaxMs },
       settlementDelayMs: provider.settlementDelayMs,
-      issuerPageUrl: config.publicUrl && simulatedIssuerPageUrl(config.publicUrl),
+      issuerPageUrl: simulatedIssuerPageUrl(config.publicUrl),
     },
   });
 }
