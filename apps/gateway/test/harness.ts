@@ -301,6 +301,23 @@ export async function visit(url: string, form?: Record<string, string>) {
   return { status: response.status, location: response.headers.get('location'), body: await response.text() };
 }
 
+/**
+ * A payer through the simulated issuer's 3-D Secure challenge, as a browser goes: threeDsRedirectUrl
+ * opened, `button` pressed on the issuer's page (its form posted), and the return followed to where
+ * the gateway sends the browser last (the merchant's threeDSNotificationUrl).
+ */
+export async function authenticateAtSimulatedIssuer(threeDsRedirectUrl: string, button: 'complete' | 'fail' | 'cancel') {
+  const toIssuer = await visit(threeDsRedirectUrl);
+  expect(toIssuer.status).toBe(303);
+  const issuerPage = await visit(toIssuer.location!);
+  expect(issuerPage.status).toBe(200);
+  const pressed = await visit(toIssuer.location!, { action: button });
+  expect(pressed.status).toBe(303);
+  const back = await visit(pressed.location!);
+  expect(back.status).toBe(303);
+  return { issuerPage: issuerPage.body, returnUrl: pressed.location!, landed: new URL(back.location!) };
+}
+
 /** Polls `check` until it holds; returns how long that took. */
 export async function within(ms: number, check: () => Promise<boolean>): Promise<number> {
   const started = Date.now();

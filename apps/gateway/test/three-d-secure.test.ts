@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { card, externalThreeDs, visit, type TestAccount } from './harness';
+import { authenticateAtSimulatedIssuer, card, externalThreeDs, visit, type TestAccount } from './harness';
 import { webhookTestbed } from './webhook-receiver';
 
 /**
@@ -27,19 +27,6 @@ async function account(path: string, types: string[]) {
   return subscribed;
 }
 
-/** Opens threeDsRedirectUrl, presses `button` on the issuer's page, and follows the browser back to the merchant. */
-async function authenticate(threeDsRedirectUrl: string, button: 'complete' | 'fail' | 'cancel') {
-  const toIssuer = await visit(threeDsRedirectUrl);
-  expect(toIssuer.status).toBe(303);
-  const issuerPage = await visit(toIssuer.location!);
-  expect(issuerPage.status).toBe(200);
-  const pressed = await visit(toIssuer.location!, { action: button });
-  expect(pressed.status).toBe(303);
-  const back = await visit(pressed.location!);
-  expect(back.status).toBe(303);
-  return { issuerPage: issuerPage.body, returnUrl: pressed.location!, merchant: new URL(back.location!) };
-}
-
 async function pay(a: TestAccount, number: string, extra: Record<string, unknown> = {}) {
   return a.api.post('/charge/card', {
     amount: 12.5,
@@ -63,7 +50,7 @@ describe('3-D Secure on the simulated acquirer', () => {
     expect(redirectUrl.startsWith(`${bed.t.url}/3ds/`)).toBe(true);
     const chargeId = String(started.body.chargeId);
 
-    const { issuerPage, returnUrl, merchant } = await authenticate(redirectUrl, 'complete');
+    const { issuerPage, returnUrl, landed: merchant } = await authenticateAtSimulatedIssuer(redirectUrl, 'complete');
     expect(issuerPage).toContain('Complete authentication');
     expect(issuerPage).toContain('Fail authentication');
     expect(issuerPage).toContain('Cancel');
@@ -101,7 +88,7 @@ describe('3-D Secure on the simulated acquirer', () => {
   it('authorises only, when capture is false: AUTHORISE after the challenge, captured later', async () => {
     const { a } = await account('/3ds-auth', ['Transaction']);
     const started = await pay(a, CARDS.challenge, { capture: false });
-    const { merchant } = await authenticate(String(started.body.threeDsRedirectUrl), 'complete');
+    const { landed: merchant } = await authenticateAtSimulatedIssuer(String(started.body.threeDsRedirectUrl), 'complete');
     expect(merchant.searchParams.get('status')).toBe('AUTHORISE');
     const captured = await a.api.post(`/charge/${started.body.chargeId}/capture`, {});
     expect(captured.body).toMatchObject({ status: 'SUCCESS', amount: 12.5, threeDsVerified: true });
@@ -116,7 +103,7 @@ describe('3-D Secure on the simulated acquirer', () => {
     const { a } = await account(`/3ds-fail-${name.length}-${button}`, ['Transaction']);
     const started = await pay(a, number);
     expect(started.body, JSON.stringify(started.body)).toMatchObject({ status: 'PENDING' });
-    const { merchant } = await authenticate(String(started.body.threeDsRedirectUrl), button);
+    const { landed: merchant } = await authenticateAtSimulatedIssuer(String(started.body.threeDsRedirectUrl), button);
     expect(merchant.searchParams.get('status')).toBe('FAILED');
     const charge = (await a.api.get(`/charge/${started.body.chargeId}`)).body;
     expect(charge).toMatchObject({ status: 'FAILED', threeDsVerified: code === 43 });
@@ -169,6 +156,7 @@ describe('3-D Secure on the simulated acquirer', () => {
     expect(charge).toMatchObject({ status: 'FAILED' });
     const row = await bed.t.gateway.database.prisma.charge.findUniqueOrThrow({ where: { id: chargeId } });
     expect(row.failureCode).toBe(94);
+    expect(charge.failedAttempts).toMatchObject([{ errorCode: '94', gatewayCode: 'TIMEOUT', isRetryable: false }]);
     // The payer comes back too late: the acquirer's payment was cancelled, the challenge cannot revive it.
     const over = await visit(String(started.body.threeDsRedirectUrl));
     expect(over).toMatchObject({ status: 200, location: null });
@@ -179,6 +167,22 @@ describe('3-D Secure on the simulated acquirer', () => {
     ]);
     await bed.advance(60_000);
     expect((await a.api.get(`/charge/${chargeId}`)).body).toEqual(charge);
+  });
+
+  it('keeps at the timeout a payment the payer finished but never came back from: the acquirer is asked first', async () => {
+    const { a } = await account('/3ds-late', ['Transaction']);
+    const started = await pay(a, CARDS.challenge);
+    const toIssuer = await visit(String(started.body.threeDsRedirectUrl));
+    // The payer passes the challenge, and closes the tab before the issuer sends them back.
+    expect((await visit(toIssuer.location!, { action: 'complete' })).status).toBe(303);
+    expect((await a.api.get(`/charge/${started.body.chargeId}`)).body.status).toBe('PENDING');
+    await bed.advance(15_000);
+    const charge = (await a.api.get(`/charge/${started.body.chargeId}`)).body;
+    expect(charge).toMatchObject({ status: 'SUCCESS', threeDsVerified: true, failedAttempts: [] });
+    const ledger = await fetch(`${bed.t.gateway.simulatorUrl}/v1/authorisations?idempotencyKey=${started.body.chargeId}:1`);
+    expect(((await ledger.json()) as { authorisations: Array<{ status: string }> }).authorisations.map((x) => x.status)).toEqual([
+      'captured',
+    ]);
   });
 
   it('answers a repeated Idempotency-Key with the PENDING charge, and a saved card, a token and a customer can need authentication too', async () => {
@@ -201,7 +205,9 @@ describe('3-D Secure on the simulated acquirer', () => {
       threeDSNotificationUrl: MERCHANT_RETURN,
     });
     expect(saved.body).toMatchObject({ status: 'PENDING' });
-    expect((await authenticate(String(saved.body.threeDsRedirectUrl), 'complete')).merchant.searchParams.get('status')).toBe('SUCCESS');
+    expect((await authenticateAtSimulatedIssuer(String(saved.body.threeDsRedirectUrl), 'complete')).landed.searchParams.get('status')).toBe(
+      'SUCCESS',
+    );
 
     const customer = await a.api.post('/customer/card', { providerId: a.providerIds[0], paymentInformation: card(CARDS.challenge) });
     const byCustomer = await a.api.post('/charge/customer', {
@@ -218,7 +224,9 @@ describe('3-D Secure on the simulated acquirer', () => {
     }).then((r) => r.json() as Promise<{ tokenId: string }>);
     const byToken = await a.api.post('/charge/token', { token: token.tokenId, amount: 9, threeDSNotificationUrl: MERCHANT_RETURN });
     expect(byToken.body).toMatchObject({ status: 'PENDING' });
-    expect((await authenticate(String(byToken.body.threeDsRedirectUrl), 'fail')).merchant.searchParams.get('status')).toBe('FAILED');
+    expect((await authenticateAtSimulatedIssuer(String(byToken.body.threeDsRedirectUrl), 'fail')).landed.searchParams.get('status')).toBe(
+      'FAILED',
+    );
   });
 
   it('checks what it is given: the notification URL, a merchant-run authentication, and threeDSServerTransID (not supported: 59)', async () => {
@@ -246,6 +254,18 @@ describe('3-D Secure on the simulated acquirer', () => {
       paymentInformation: card(CARDS.challenge, { externalThreeDsData: { ...external, transStatus: 'A', eci: '06' } }),
     });
     expect(attempted.body).toMatchObject({ status: 'SUCCESS', threeDsVerified: false, threeDs: { transStatus: 'A' } });
+    // Without transStatus, the ECI says what the authentication came to.
+    const byEci = await pay(a, CARDS.challenge, {
+      paymentInformation: card(CARDS.challenge, { externalThreeDsData: { ...external, transStatus: undefined } }),
+    });
+    expect(byEci.body).toMatchObject({ status: 'SUCCESS', threeDsVerified: true, threeDs: { transStatus: 'Y', eci: '05' } });
+    // Only a charge carries a merchant-run authentication: a payment method kept for later is refused it.
+    const kept = await a.api.post('/payment_method/card', {
+      providerId: a.providerIds[0],
+      paymentInformation: card(CARDS.challenge, { externalThreeDsData: external }),
+    });
+    expect(kept.status).toBe(400);
+    expect(Object.keys(kept.body.details as object)).toEqual(['paymentInformation.externalThreeDsData']);
     const notAuthenticated = await pay(a, CARDS.challenge, {
       paymentInformation: card(CARDS.challenge, { externalThreeDsData: { ...external, transStatus: 'N' } }),
     });

@@ -1,6 +1,7 @@
 import { notFound, toWireAmount } from '@gateway/core';
 import type { Account } from '@gateway/db';
-import { DEFAULT_THREE_DS_TIMEOUT_SECONDS } from './charges/three-d-secure';
+import { threeDsTimeoutMs } from './charges/three-d-secure';
+import { isWaitingForPayer } from './charges/view';
 import type { Dependencies } from './deps';
 import { requireCurrency } from './money';
 import { connectorFor } from './providers/connectors';
@@ -135,10 +136,9 @@ export function createDashboardService({ db, clock, config, logger }: Dependenci
       select: { status: true, threeDsStartedAt: true },
     });
     if (!charge) throw notFound('InvalidChargeId', 'Charge');
-    const since = charge.status === 'PENDING' ? charge.threeDsStartedAt : null;
-    if (!since) return { waitingSince: null, givesUpAt: null };
-    const timeoutMs = (config.threeDsTimeoutSeconds ?? DEFAULT_THREE_DS_TIMEOUT_SECONDS) * 1000;
-    return { waitingSince: since.toISOString(), givesUpAt: new Date(since.getTime() + timeoutMs).toISOString() };
+    if (!isWaitingForPayer(charge) || !charge.threeDsStartedAt) return { waitingSince: null, givesUpAt: null };
+    const since = charge.threeDsStartedAt;
+    return { waitingSince: since.toISOString(), givesUpAt: new Date(since.getTime() + threeDsTimeoutMs(config)).toISOString() };
   }
 
   return { providerDays, simulatedLatency, checkCredentials, authenticationWait };

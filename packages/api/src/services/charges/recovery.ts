@@ -24,9 +24,15 @@ const DEBITS = ['BANK_ACCOUNT', 'PAYTO'];
 /**
  * The charges the abandoned-charge recovery may fail: not debits, nor a batch row's charge, nor a
  * subscription payment, whose batch or billing job sends its attempts again with the same keys
- * (services/batches, services/subscriptions).
+ * (services/batches, services/subscriptions), nor one that waited for its payer's 3-D Secure
+ * (PROCESSING again while its timeout job cancels it: three-d-secure.ts).
  */
-const ABANDONABLE = { paymentType: { notIn: DEBITS }, batchId: null, subscriptionId: null } satisfies Prisma.ChargeWhereInput;
+const ABANDONABLE = {
+  paymentType: { notIn: DEBITS },
+  batchId: null,
+  subscriptionId: null,
+  threeDsStartedAt: null,
+} satisfies Prisma.ChargeWhereInput;
 
 const text = (payload: unknown, name: string): string => {
   const value = (payload as Record<string, unknown> | null)?.[name];
@@ -135,8 +141,8 @@ export function createChargeRecovery({ db, clock, logger, config, jobs }: Depend
    * Charges the sweep leaves to others are left to them too.
    */
   async function recoverWhenStuck(charge: Charge): Promise<void> {
-    const { paymentType, batchId, subscriptionId } = charge;
-    if (batchId !== null || subscriptionId !== null || DEBITS.includes(paymentType)) return;
+    const { paymentType, batchId, subscriptionId, threeDsStartedAt } = charge;
+    if (batchId !== null || subscriptionId !== null || threeDsStartedAt !== null || DEBITS.includes(paymentType)) return;
     const runAt = new Date(charge.dateAdded.getTime() + STUCK_AFTER_MS);
     await jobs.enqueue(RECOVER_QUEUE, { chargeId: charge.id }, { runAt, dedupeKey: `recover:${charge.id}`, group: charge.accountId });
   }

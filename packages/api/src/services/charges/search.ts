@@ -2,7 +2,7 @@ import type { Account, Prisma } from '@gateway/db';
 import type { PublicChargeStatus } from '@gateway/core';
 import { amountRange, dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
-import { chargeInclude, toChargeView } from './view';
+import { chargeInclude, toChargeView, WAITING_FOR_PAYER } from './view';
 
 export interface ChargeSearch {
   reference?: string;
@@ -27,12 +27,9 @@ export interface ChargeSearch {
   skip?: number;
 }
 
-/** A charge waiting for its payer's 3-D Secure authentication (a debit waits PENDING too, but for its bank). */
-const AWAITING_AUTHENTICATION = { status: 'PENDING', threeDsStartedAt: { not: null } } satisfies Prisma.ChargeWhereInput;
-
 function authenticationFilter(awaiting: boolean | undefined): Prisma.ChargeWhereInput {
   if (awaiting === undefined) return {};
-  return awaiting ? AWAITING_AUTHENTICATION : { NOT: AWAITING_AUTHENTICATION };
+  return awaiting ? WAITING_FOR_PAYER : { NOT: WAITING_FOR_PAYER };
 }
 
 /** CardNumber matches by leading digits (the IIN) and, given 10 digits or more, the last four. */

@@ -6,11 +6,12 @@ import type {
   AuthenticationResult,
   Authorisation,
   BrowserInfo,
+  ExternalThreeDs,
   ProviderFailure,
   ProviderNotificationOutcome,
 } from '@gateway/providers';
 import type { ChargeFieldsInput } from '../../schemas/charge';
-import type { Dependencies } from '../deps';
+import type { Dependencies, ServiceConfig } from '../deps';
 import type { NotificationService } from '../notifications';
 import { giveBackSlot } from '../payment-links/slots';
 import { connectorFor, providerError } from '../providers/connectors';
@@ -18,7 +19,7 @@ import { PROVIDER_OUTCOME_TX, type ChargeEvents } from './events';
 import { THREE_DS_TIMEOUT_QUEUE } from './queues';
 import { failedAttemptRow, failedCharge } from './records';
 import { reverseAttempt } from './reversal';
-import { challengeOf, chargeInclude, type ChargeRecord, type PendingChallenge } from './view';
+import { chargeInclude, isWaitingForPayer, pendingChallengeOf, WAITING_FOR_PAYER, type ChargeRecord, type PendingChallenge } from './view';
 
 /**
  * 3-D Secure through the provider's redirect (docs/three-d-secure.md). A charge whose request asked
@@ -33,6 +34,17 @@ import { challengeOf, chargeInclude, type ChargeRecord, type PendingChallenge } 
 
 /** Default of GATEWAY_THREEDS_TIMEOUT_SECONDS: how long a charge waits for its payer to authenticate. */
 export const DEFAULT_THREE_DS_TIMEOUT_SECONDS = 1800;
+
+/** How long a charge waits for its payer, by the configuration. */
+export const threeDsTimeoutMs = (config: Pick<ServiceConfig, 'threeDsTimeoutSeconds'>) =>
+  (config.threeDsTimeoutSeconds ?? DEFAULT_THREE_DS_TIMEOUT_SECONDS) * 1000;
+
+/**
+ * How often the job that gives up on a charge tries (with the job backoff: days): a provider that
+ * will not confirm the cancellation keeps the charge waiting no longer than that, and then the
+ * failed job is left for staff (docs/three-d-secure.md).
+ */
+const GIVE_UP_ATTEMPTS = 25;
 
 /** A charge's 3-D Secure, decided before its row is written: the token of its URLs and what the provider is asked. */
 export interface ThreeDsPlan {
@@ -53,7 +65,7 @@ export const threeDsUrls = (publicUrl: string, token: string) => {
  */
 export function threeDsPlan(
   account: Pick<Account, 'name'>,
-  input: Pick<ChargeFieldsInput, 'threeDSNotificationUrl' | 'initiator'> & { recurring?: boolean },
+  input: Pick<ChargeFieldsInput, 'threeDSNotificationUrl' | 'threeDSRequest' | 'browserInfo' | 'initiator'> & { recurring?: boolean },
   payer: { publicUrl: string; browser?: BrowserInfo },
 ): ThreeDsPlan | undefined {
   const notificationUrl = input.threeDSNotificationUrl;
@@ -64,10 +76,23 @@ export function threeDsPlan(
     request: {
       returnUrl: threeDsUrls(payer.publicUrl, token).return,
       origin: new URL(notificationUrl).origin,
-      browser: payer.browser ?? {},
+      // What the merchant passed of its payer's browser, the request's own headers for the rest.
+      browser: { ...payer.browser, ...input.browserInfo },
+      request: input.threeDSRequest,
       merchantName: account.name,
     },
   };
+}
+
+/**
+ * An authentication run elsewhere as the provider is given it: without a transStatus, the one its
+ * ECI says (05 or 02 authenticated, 06 or 01 attempted, any other not authenticated), so that every
+ * provider type reads it alike.
+ */
+export function withTransStatus(external: ExternalThreeDs): ExternalThreeDs {
+  if (external.transStatus) return external;
+  const transStatus = ['05', '02'].includes(external.eci) ? 'Y' : ['06', '01'].includes(external.eci) ? 'A' : 'N';
+  return { ...external, transStatus };
 }
 
 /** An authentication run elsewhere for a provider (type) that cannot take one: refused, never dropped. */
@@ -80,7 +105,7 @@ export const externalThreeDsRefused = () =>
 export function authenticationError(failure: ProviderFailure, optedIn: boolean, details: Record<string, string>): ApiError {
   const message = optedIn
     ? `3-D Secure authentication failed or was unavailable: ${failure.gatewayMessage}`
-    : 'The card needs 3-D Secure authentication: send threeDSNotificationUrl with the charge to take the payer through it (docs/three-d-secure.md)';
+    : 'The card needs 3-D Secure authentication, which needs its payer: send threeDSNotificationUrl with a charge the payer makes (not recurring or merchant-initiated) to take them through it (docs/three-d-secure.md)';
   return new ApiError('ThreeDSecureFailed', {
     message,
     retryable: false,
@@ -124,24 +149,31 @@ export type ChallengeAnswer =
   | { kind: 'redirect'; url: string }
   | { kind: 'form'; url: string; data: Record<string, string> }
   /** The charge is decided: where the payer may go on to (the merchant's URL with chargeId and status). */
-  | { kind: 'over'; status: string; continueUrl: string };
+  | { kind: 'over'; status: string; continueUrl: string }
+  /** Not decided yet, and not waiting for the payer either: in a moment. */
+  | { kind: 'wait' };
 
 export function createThreeDs(
   { db, clock, logger, config, jobs }: Dependencies,
   events: ChargeEvents,
   { keepPending }: Pick<NotificationService, 'keepPending'>,
 ) {
-  const timeoutMs = (config.threeDsTimeoutSeconds ?? DEFAULT_THREE_DS_TIMEOUT_SECONDS) * 1000;
+  const timeoutMs = threeDsTimeoutMs(config);
   const timeoutKey = (chargeId: string) => `3ds-timeout:${chargeId}`;
-  /** A charge waiting for its payer (a debit waits PENDING too, but for its bank). */
-  const waiting = { status: 'PENDING', threeDsStartedAt: { not: null } } satisfies Prisma.ChargeWhereInput;
+  const waiting = WAITING_FOR_PAYER;
 
   /** In the transaction that makes a charge wait for its payer: the job that gives up after the timeout. */
   const scheduleTimeout = (tx: Prisma.TransactionClient, charge: Pick<Charge, 'id' | 'accountId'>, startedAt: Date) =>
     jobs.enqueue(
       THREE_DS_TIMEOUT_QUEUE,
       { chargeId: charge.id },
-      { runAt: new Date(startedAt.getTime() + timeoutMs), dedupeKey: timeoutKey(charge.id), group: charge.accountId, tx },
+      {
+        runAt: new Date(startedAt.getTime() + timeoutMs),
+        dedupeKey: timeoutKey(charge.id),
+        group: charge.accountId,
+        maxAttempts: GIVE_UP_ATTEMPTS,
+        tx,
+      },
     );
 
   /**
@@ -149,7 +181,7 @@ export function createThreeDs(
    * update (from PENDING): only the first of a return, a notification and the timeout changes it.
    */
   async function complete(charge: ChargeRecord, outcome: Exclude<AuthenticationResult, { state: 'waiting' }>): Promise<void> {
-    const challenge = challengeOf(charge)!;
+    const challenge = pendingChallengeOf(charge)!;
     await db.$transaction(async (tx) => {
       let changed: number;
       if (outcome.state === 'authorised') {
@@ -193,10 +225,17 @@ export function createThreeDs(
     logger.info({ chargeId: charge.id, outcome: outcome.state, capture: challenge.capture }, '3-D Secure completed');
   }
 
-  /** Asks the provider where a charge waiting for its payer stands, and completes it when it is decided. */
-  async function settle(charge: ChargeRecord, how: { returned?: Record<string, string>; notified?: ProviderNotificationOutcome } = {}) {
-    const challenge = challengeOf(charge);
-    if (charge.status !== 'PENDING' || !challenge || !charge.provider || !charge.providerChargeId) return 'decided' as const;
+  /**
+   * Asks the provider where a charge waiting for its payer stands, and completes it when it is
+   * decided: 'decided' (by this call or before it), 'waiting' (the payer has not finished), or
+   * 'unknown' (the provider could not tell now: ask again later).
+   */
+  async function settle(
+    charge: ChargeRecord,
+    how: { returned?: Record<string, string>; notified?: ProviderNotificationOutcome } = {},
+  ): Promise<'decided' | 'waiting' | 'unknown'> {
+    const challenge = pendingChallengeOf(charge);
+    if (!isWaitingForPayer(charge) || !challenge || !charge.provider || !charge.providerChargeId) return 'decided';
     const result = await connectorFor(charge.provider, config).authenticationResult({
       providerChargeId: charge.providerChargeId,
       idempotencyKey: `${charge.id}:${charge.attemptCount}`,
@@ -207,11 +246,11 @@ export function createThreeDs(
     });
     if (!result.ok) {
       logger.warn({ chargeId: charge.id, gatewayCode: result.failure.gatewayCode }, '3-D Secure outcome not known yet');
-      return 'waiting' as const;
+      return 'unknown';
     }
-    if (result.value.state === 'waiting') return 'waiting' as const;
+    if (result.value.state === 'waiting') return 'waiting';
     await complete(charge, result.value);
-    return 'decided' as const;
+    return 'decided';
   }
 
   const byToken = (token: string) => db.charge.findUnique({ where: { threeDsToken: token }, include: chargeInclude });
@@ -226,13 +265,34 @@ export function createThreeDs(
   }
 
   /**
-   * Gives up on a charge whose payer did not authenticate in time: the provider is asked first (a
-   * late success is kept), then what it holds is cancelled, and the charge ends FAILED (code 94).
-   * A cancellation not confirmed yet is tried again (the job's retries).
+   * What the provider told of a payment by a notification the gateway kept: a success lets the
+   * timeout keep a late payment even where the provider cannot be asked (Adyen).
+   */
+  async function keptAuthorisation(charge: ChargeRecord): Promise<ProviderNotificationOutcome | undefined> {
+    if (!charge.providerId || !charge.providerChargeId) return undefined;
+    const kept = await db.providerNotification.findFirst({
+      where: { providerId: charge.providerId, providerChargeId: charge.providerChargeId, event: 'authorisation', success: true },
+    });
+    return kept ? { success: true } : undefined;
+  }
+
+  /**
+   * Gives up on a charge whose payer did not authenticate in time. The provider is asked first (a
+   * late success is kept, from a kept notification too); then the charge is claimed, moved from
+   * PENDING to PROCESSING, so that no return or notification can complete it while what the
+   * provider holds is cancelled (a payment the payer finished meanwhile is undone with it); then it
+   * ends FAILED with code 94. A cancellation not confirmed yet is tried again, from the claim.
    */
   async function giveUp(chargeId: string): Promise<void> {
     const charge = await db.charge.findUnique({ where: { id: chargeId }, include: chargeInclude });
-    if (!charge || (await settle(charge)) === 'decided' || !charge.provider) return;
+    if (!charge?.provider || !charge.threeDsStartedAt) return;
+    if (charge.status === 'PENDING') {
+      const asked = await settle(charge, { notified: await keptAuthorisation(charge) });
+      if (asked === 'decided') return;
+      if (asked === 'unknown') throw new Error('the provider could not tell where the payment stands yet');
+      const { count } = await db.charge.updateMany({ where: { id: chargeId, ...waiting }, data: { status: 'PROCESSING' } });
+      if (count !== 1) return;
+    } else if (charge.status !== 'PROCESSING') return;
     const reversal = await reverseAttempt(db, config, charge.provider, `${charge.id}:${charge.attemptCount}`, charge.providerChargeId);
     if (!reversal.ok && reversal.failure.retryable) throw new Error('the payment waiting for authentication is not cancelled yet');
     const error = new ApiError('Timeout', {
@@ -246,11 +306,9 @@ export function createThreeDs(
       gatewayMessage: error.message,
     };
     await db.$transaction(async (tx) => {
-      const { count } = await tx.charge.updateMany({
-        where: { id: chargeId, ...waiting },
-        data: failedCharge(error, failure),
-      });
+      const { count } = await tx.charge.updateMany({ where: { id: chargeId, status: 'PROCESSING' }, data: failedCharge(error, failure) });
       if (count !== 1) return;
+      await tx.chargeAttempt.create({ data: failedAttemptRow(charge.id, charge.provider!.id, error, failure) });
       if (charge.paymentLinkId) await giveBackSlot(tx, charge.paymentLinkId);
       await events.statusChanged(tx, charge);
     }, PROVIDER_OUTCOME_TX);
@@ -264,8 +322,10 @@ export function createThreeDs(
     async challengePage(token: string): Promise<ChallengeAnswer | undefined> {
       const charge = await db.charge.findUnique({ where: { threeDsToken: token } });
       if (!charge) return undefined;
-      const challenge = challengeOf(charge);
-      if (charge.status !== 'PENDING' || !challenge)
+      const challenge = pendingChallengeOf(charge);
+      // Between the provider's answer and the charge's wait (or while the gateway gives up): not decided yet.
+      if (charge.status === 'PROCESSING') return { kind: 'wait' };
+      if (!isWaitingForPayer(charge) || !challenge)
         return { kind: 'over', status: publicStatus(charge.status), continueUrl: notificationUrl(charge) };
       const { url, method, data } = challenge.redirect;
       return method === 'POST' ? { kind: 'form', url, data: data ?? {} } : { kind: 'redirect', url };
@@ -282,10 +342,14 @@ export function createThreeDs(
       return { location: notificationUrl(await reload(charge)) };
     },
 
-    /** A verified notification of a payment's authorisation: completes a charge that waits for its payer. */
+    /**
+     * A verified notification of a payment's authorisation: completes a charge that waits for its
+     * payer. Throws when the provider could not tell yet, so that the notification is answered
+     * with an error and sent again (a repeat completes a charge still waiting too).
+     */
     async notified(providerId: string, providerChargeId: string, notified: ProviderNotificationOutcome): Promise<void> {
       const charge = await db.charge.findFirst({ where: { providerId, providerChargeId, ...waiting }, include: chargeInclude });
-      if (charge) await settle(charge, { notified });
+      if (charge && (await settle(charge, { notified })) === 'unknown') throw new Error('the payment’s outcome could not be confirmed yet');
     },
 
     jobHandlers: {

@@ -32,7 +32,13 @@ export interface PendingChallenge {
   capture: boolean;
 }
 
-export const challengeOf = (charge: Pick<Charge, 'threeDsChallenge'>) => charge.threeDsChallenge as PendingChallenge | null;
+export const pendingChallengeOf = (charge: Pick<Charge, 'threeDsChallenge'>) => charge.threeDsChallenge as PendingChallenge | null;
+
+/** A charge that waits for its payer's 3-D Secure authentication (a debit waits PENDING too, but for its bank). */
+export const WAITING_FOR_PAYER = { status: 'PENDING', threeDsStartedAt: { not: null } } as const satisfies Prisma.ChargeWhereInput;
+
+export const isWaitingForPayer = (charge: Pick<Charge, 'status' | 'threeDsStartedAt'>) =>
+  charge.status === 'PENDING' && charge.threeDsStartedAt !== null;
 
 /**
  * The error a failed charge was answered with, from what its row keeps of it: its failure, and
@@ -105,8 +111,7 @@ export function customerSummary(customer: Customer) {
 export function toChargeView(charge: ChargeRecord): ChargeView {
   const currency = requireCurrency(charge.currency);
   // A charge waiting for its payer's 3-D Secure has nothing authorised yet.
-  const waitingForPayer = charge.status === 'PENDING' && charge.threeDsStartedAt !== null;
-  const authorised = charge.status !== 'FAILED' && charge.status !== 'PROCESSING' && !waitingForPayer;
+  const authorised = charge.status !== 'FAILED' && charge.status !== 'PROCESSING' && !isWaitingForPayer(charge);
   const card = cardView(charge);
   const threeDs = charge.threeDs as ThreeDsOutcome | null;
   return {
@@ -156,7 +161,7 @@ export function toChargeView(charge: ChargeRecord): ChargeView {
     ipInfo: null,
     visaInstallments: null,
     descriptor: charge.descriptor,
-    threeDsRedirectUrl: charge.status === 'PENDING' ? (challengeOf(charge)?.url ?? null) : null,
+    threeDsRedirectUrl: isWaitingForPayer(charge) ? (pendingChallengeOf(charge)?.url ?? null) : null,
     threeDs: threeDs
       ? {
           flow: threeDs.flow ?? null,

@@ -196,7 +196,7 @@ export function createNotificationService(
       gatewayCode: notification.failure?.gatewayCode ?? null,
       gatewayMessage: notification.failure?.gatewayMessage ?? null,
     };
-    const taken = await db.$transaction(async (tx) => {
+    await db.$transaction(async (tx) => {
       if (providerReference) await lock(tx, provider.id, providerReference);
       const inserted = await tx.$executeRaw`
         INSERT INTO "ProviderNotification"
@@ -207,17 +207,18 @@ export function createNotificationService(
         ON CONFLICT DO NOTHING`;
       if (inserted === 0) {
         logger.info({ providerId: provider.id, notificationId: notification.id }, 'provider notification repeated: nothing changed');
-        return false;
+        return;
       }
-      if (!providerReference || !SETTLED_EVENTS.has(notification.event)) return true;
+      if (!providerReference || !SETTLED_EVENTS.has(notification.event)) return;
       const modification = await modificationFor(tx, provider.id, providerReference, notification);
       if (modification) await apply(tx, modification, report);
-      return true;
     });
     // A payment's authorisation completes a charge waiting for its payer (3-D Secure), after the
-    // notification is kept: that asks the provider, which no transaction should wait for.
+    // notification is kept: that asks the provider, which no transaction should wait for. A repeat
+    // does too (only a charge still waiting is changed): the first may have been answered with an
+    // error because the provider could not confirm the outcome then.
     const { event, providerChargeId, success, failure, threeDs } = notification;
-    if (taken && event === 'authorisation' && providerChargeId)
+    if (event === 'authorisation' && providerChargeId)
       await authorisations.notified(provider.id, providerChargeId, { success, failure, threeDs });
   }
 
