@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { startFakeAdyen, type FakeAdyen } from '@gateway/provider-fakes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GatewayOptions } from '../src/gateway';
-import { card, client, createAccount, visit, VISA_AU, type TestAccount } from './harness';
+import { authenticateAtSimulatedIssuer, card, client, createAccount, visit, VISA_AU, type TestAccount } from './harness';
 import { webhookTestbed } from './webhook-receiver';
 
 /**
@@ -70,8 +70,12 @@ async function tokenise(a: TestAccount, cardNumber: string): Promise<string> {
 }
 
 /** The second: the link paid with the token (an Idempotency-Key per attempt). */
-const payWith = (a: TestAccount, link: Link, token: string, headers: Record<string, string> = {}) =>
-  client(bed.t.url).post<Payment>(`/payment_link/${link.paymentLinkId}/pay`, { token }, { 'x-publickey': a.publicKey, ...headers });
+const payWith = (a: TestAccount, link: Link, token: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) =>
+  client(bed.t.url).post<Payment>(
+    `/payment_link/${link.paymentLinkId}/pay`,
+    { token, ...extra },
+    { 'x-publickey': a.publicKey, ...headers },
+  );
 
 const pay = async (a: TestAccount, link: Link, cardNumber: string) => payWith(a, link, await tokenise(a, cardNumber));
 
@@ -80,17 +84,6 @@ const paymentOf = (a: Pick<TestAccount, 'publicKey'>, link: Link, chargeId: stri
   client(bed.t.url).get<Payment>(`/payment_link/${link.paymentLinkId}/payment/${chargeId}`, { 'x-publickey': a.publicKey });
 
 const countOf = async (a: TestAccount, link: Link) => (await a.api.get<Link>(`/payment_link/${link.paymentLinkId}`)).body.countPayments;
-
-/** The payer's browser: to the issuer's page, `button` pressed, back through the gateway's return to where it sends them. */
-async function authenticate(threeDsRedirectUrl: string, button: 'complete' | 'fail' | 'cancel'): Promise<URL> {
-  const toIssuer = await visit(threeDsRedirectUrl);
-  expect(toIssuer.status).toBe(303);
-  const pressed = await visit(toIssuer.location!, { action: button });
-  expect(pressed.status).toBe(303);
-  const back = await visit(pressed.location!);
-  expect(back.status).toBe(303);
-  return new URL(back.location!);
-}
 
 describe('3-D Secure on the hosted payment page', () => {
   it('a challenge: PENDING with the gateway’s redirect URL, back on the hosted page with the charge’s id, paid and counted once', async () => {
@@ -117,7 +110,7 @@ describe('3-D Secure on the hosted payment page', () => {
     // The same attempt sent again (its answer lost) is answered as the first: no second charge.
     expect(await payWith(a, link, token, { 'idempotency-key': 'attempt-1' })).toEqual(started);
 
-    const back = await authenticate(threeDsRedirectUrl!, 'complete');
+    const back = (await authenticateAtSimulatedIssuer(threeDsRedirectUrl!, 'complete')).landed;
     expect(`${back.origin}${back.pathname}`).toBe(`${DASHBOARD}/pay/${link.paymentLinkId}`);
     expect(Object.fromEntries(back.searchParams)).toEqual({ chargeId, status: 'SUCCESS' });
 
@@ -143,7 +136,7 @@ describe('3-D Secure on the hosted payment page', () => {
       expect(started.body).toMatchObject({ status: 'PENDING' });
       expect(await countOf(a, link)).toBe(1);
 
-      const back = await authenticate(started.body.threeDsRedirectUrl!, button);
+      const back = (await authenticateAtSimulatedIssuer(started.body.threeDsRedirectUrl!, button)).landed;
       expect(back.searchParams.get('status')).toBe('FAILED');
       const failed = await paymentOf(a, link, started.body.chargeId);
       expect(failed).toMatchObject({
@@ -189,7 +182,7 @@ describe('3-D Secure on the hosted payment page', () => {
     expect(await countOf(a, link)).toBe(1);
   });
 
-  it('sends the payer’s browser and the hosted page’s origin to the provider (Adyen), and comes back to the page', async () => {
+  it('sends the payer’s browser (its headers and what the page read) and the hosted page’s origin to the provider (Adyen), and comes back to the page', async () => {
     const a = await createAccount(bed.t, []);
     const created = await a.api.post('/provider', { type: 'adyen', name: 'Adyen', currency: 'EUR', authenticationParameters: ADYEN });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -199,11 +192,19 @@ describe('3-D Secure on the hosted payment page', () => {
       { paymentInformation: { cardNumber: '4212345678901237', expiryDate: '03/30', ccv: '737', cardholder: 'Test Payer' } },
       { 'x-publickey': a.publicKey },
     );
-    const started = await payWith(a, link, token.body.tokenId, {
-      'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Hosted page payer',
-      accept: 'application/json',
-      'accept-language': 'de-DE,de;q=0.9',
-    });
+    // What the page reads of the payer's screen and clock, with the request's headers.
+    const browserInfo = { colorDepth: 24, screenHeight: 1117, screenWidth: 1728, timeZoneOffset: -60, javaEnabled: false };
+    const started = await payWith(
+      a,
+      link,
+      token.body.tokenId,
+      {
+        'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Hosted page payer',
+        accept: 'application/json',
+        'accept-language': 'de-DE,de;q=0.9',
+      },
+      { browserInfo },
+    );
     expect(started, JSON.stringify(started.body)).toMatchObject({ status: 200, body: { status: 'PENDING' } });
     const charge = (await a.api.get(`/charge/${started.body.chargeId}`)).body;
     const sent = adyen.requests.find(
@@ -213,7 +214,12 @@ describe('3-D Secure on the hosted payment page', () => {
       channel: 'Web',
       origin: DASHBOARD,
       returnUrl: `${started.body.threeDsRedirectUrl}/return`,
-      browserInfo: { userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Hosted page payer', acceptHeader: 'application/json', language: 'de-DE' },
+      browserInfo: {
+        ...browserInfo,
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Hosted page payer',
+        acceptHeader: 'application/json',
+        language: 'de-DE',
+      },
     });
 
     const returned = await visit(adyen.completeChallenge(String(charge.providerChargeId), 'complete'));
@@ -264,7 +270,7 @@ describe('GET /charge?AwaitingAuthentication (our extension)', () => {
       paymentInformation: card(CARDS.challenge),
     });
     const authenticated = await pay(a, link, CARDS.challenge);
-    await authenticate(authenticated.body.threeDsRedirectUrl!, 'complete');
+    await authenticateAtSimulatedIssuer(authenticated.body.threeDsRedirectUrl!, 'complete');
     const debit = await a.api.post('/charge/bank_account', {
       amount: 6,
       providerId: a.providerIds[0],

@@ -139,6 +139,24 @@ describe('3-D Secure at stripe', () => {
     expect(stripe.paymentIntents().find((pi) => pi.id === paymentIntent)).toMatchObject({ status: 'canceled' });
   });
 
+  it('a payer who passed the challenge but never came back: the timeout asks Stripe first and keeps the payment', async () => {
+    const { chargeId, paymentIntent } = await challenged('4000000000003220');
+    stripe.completeChallenge(paymentIntent, 'complete');
+    await bed.advance(11_000);
+    expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'SUCCESS', threeDsVerified: true, failedAttempts: [] });
+    expect(stripe.paymentIntents().find((pi) => pi.id === paymentIntent)).toMatchObject({ status: 'succeeded', amount_received: 2500 });
+  });
+
+  it('threeDSRequest any (our extension) has Stripe ask for authentication a card would pass without', async () => {
+    const { chargeId, paymentIntent } = await challenged('4000000000003055', { threeDSRequest: 'any' });
+    const sent = stripe.requests.find(
+      (r) => r.method === 'POST' && r.path === '/v1/payment_intents' && (r.answer as { id?: string } | undefined)?.id === paymentIntent,
+    );
+    expect(sent?.params).toMatchObject({ payment_method_options: { card: { request_three_d_secure: 'any' } } });
+    expect((await backAtMerchant(stripe.completeChallenge(paymentIntent, 'complete'))).searchParams.get('status')).toBe('SUCCESS');
+    expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'SUCCESS', threeDs: { flow: 'challenge' } });
+  });
+
   it('frictionless: SUCCESS at once and verified; an authentication run elsewhere is refused (FeatureUnavailable), never dropped', async () => {
     expect((await pay('4000000000003055')).body).toMatchObject({
       status: 'SUCCESS',
@@ -251,6 +269,30 @@ describe('3-D Secure at adyen', () => {
     await bed.advance(11_000);
     expect((await bed.t.gateway.database.prisma.charge.findUniqueOrThrow({ where: { id: chargeId } })).failureCode).toBe(94);
     expect(adyen.payment(psp)).toMatchObject({ cancelled: true, captured: 0 });
+  });
+
+  it('sends the browser the merchant describes (browserInfo, our extension) over the request’s headers, and threeDSRequest any as attemptAuthentication', async () => {
+    adyen.setNotificationUrl(undefined);
+    const browserInfo = {
+      colorDepth: 30,
+      screenHeight: 900,
+      screenWidth: 1440,
+      timeZoneOffset: -600,
+      javaEnabled: false,
+      language: 'fr-FR',
+    };
+    const paid = await pay('4111111111111111', { browserInfo, threeDSRequest: 'any' });
+    expect(paid.body).toMatchObject({ status: 'SUCCESS', threeDsVerified: true, threeDs: { flow: 'frictionless' } });
+    const sent = adyen.requests.find(
+      (r) => r.operation === '/payments' && (r.body as { reference?: string }).reference === `${paid.body.chargeId}:1`,
+    );
+    expect(sent?.body).toMatchObject({
+      browserInfo: { ...browserInfo, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Payer', acceptHeader: 'text/html' },
+      authenticationData: { attemptAuthentication: 'always' },
+    });
+    const badDepth = await pay('4111111111111111', { browserInfo: { ...browserInfo, colorDepth: 'deep' } });
+    expect(badDepth.status).toBe(400);
+    expect(JSON.stringify(badDepth.body)).toContain('browserInfo.colorDepth');
   });
 
   it('frictionless: SUCCESS at once and verified; an authentication run elsewhere goes to Adyen as mpiData', async () => {

@@ -3,7 +3,7 @@
 import { detectScheme, isValidCardNumber, normaliseCardNumber, type CardScheme } from '@gateway/core/card/card-number';
 import { isExpired, parseExpiry } from '@gateway/core/card/expiry';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { callGateway, Refusal, type Payment, type PaymentTarget } from '../lib/gateway-calls';
+import { callGateway, payerBrowser, Refusal, type Payment, type PaymentTarget } from '../lib/gateway-calls';
 import { useHydrated } from '../lib/hydrated';
 import { Field } from './field';
 import { Message } from './message';
@@ -110,7 +110,7 @@ export function CardForm({
   const [authenticating, setAuthenticating] = useState<string>();
   const [soldOut, setSoldOut] = useState(false);
   const busy = useRef(false);
-  const attempt = useRef<{ key: string; token?: string }>(undefined);
+  const attempt = useRef<{ key: string; browserInfo: ReturnType<typeof payerBrowser>; token?: string }>(undefined);
   const inputs = useRef<Partial<Record<keyof CardFields, HTMLInputElement | null>>>({});
   const hydrated = useHydrated();
 
@@ -140,7 +140,7 @@ export function CardForm({
     setFormError(undefined);
     const { paymentLinkId } = target;
     try {
-      attempt.current ??= { key: newKey() };
+      attempt.current ??= { key: newKey(), browserInfo: payerBrowser() };
       const current = attempt.current;
       current.token ??= (
         await callGateway<{ tokenId: string }>(target, '/token/card', {
@@ -148,7 +148,8 @@ export function CardForm({
         })
       ).tokenId;
       const result = await callGateway<Payment>(target, `/payment_link/${paymentLinkId}/pay`, {
-        body: { token: current.token },
+        // A repeat of the attempt sends what the first sent: the same request under its key.
+        body: { token: current.token, browserInfo: current.browserInfo },
         headers: { 'idempotency-key': current.key },
       });
       setFields(EMPTY);

@@ -48,3 +48,20 @@ export async function callGateway<T>(
 /** The payment of a link the payer comes back to: as it is now, never as the return's query says. */
 export const readPayment = (target: PaymentTarget, chargeId: string) =>
   callGateway<Payment>(target, `/payment_link/${encodeURIComponent(target.paymentLinkId)}/payment/${encodeURIComponent(chargeId)}`);
+
+/**
+ * What the payer's issuer asks of their browser for 3-D Secure and no request header tells: the
+ * screen, the time zone (minutes from UTC, as getTimezoneOffset counts them) and the language. A
+ * screen the browser hides (0) is left out: the gateway fills it in.
+ */
+export function payerBrowser() {
+  const shown = (value: number) => (Number.isInteger(value) && value > 0 ? value : undefined);
+  return {
+    language: navigator.language.slice(0, 35) || undefined,
+    colorDepth: shown(Math.min(screen.colorDepth, 48)),
+    screenHeight: shown(screen.height),
+    screenWidth: shown(screen.width),
+    timeZoneOffset: new Date().getTimezoneOffset(),
+    javaEnabled: false,
+  };
+}

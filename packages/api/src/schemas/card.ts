@@ -31,16 +31,22 @@ export const cardInput = z.object({
     .string()
     .refine(() => false, { message: 'threeDSServerTransID is not supported yet', ...issueParams('InvalidThreeDSServerTransID') })
     .optional(),
-  externalThreeDsData: z
-    .strictObject({
-      eci: z.string().regex(/^\d{2}$/, 'Two digits'),
-      authenticationValue: z.string().regex(/^[A-Za-z0-9+/]{20,64}={0,2}$/, 'The CAVV, base64'),
-      dsTransID: z.uuid('A UUID'),
-      threeDsVersion: z.string().regex(/^2\.\d\.\d$/, 'Like 2.2.0'),
-      transStatus: z.enum(['Y', 'A', 'N', 'R', 'U']).optional(),
-    })
-    .optional()
-    .meta({ description: 'An authentication the merchant ran with a 3-D Secure server of its own, passed to the provider' }),
+  // Only a charge takes it (cardChargeInput): a card stored or tokenised never drops it silently.
+  externalThreeDsData: z.never({ error: 'Only a charge takes an authentication run elsewhere (POST /charge/card)' }).optional(),
 });
+
+/** An authentication the merchant ran with a 3-D Secure server of its own (docs/three-d-secure.md). */
+export const externalThreeDsInput = z
+  .object({
+    eci: z.string().regex(/^\d{2}$/, 'Two digits'),
+    authenticationValue: z.string().regex(/^[A-Za-z0-9+/]{20,64}={0,2}$/, 'The CAVV, base64'),
+    dsTransID: z.uuid('A UUID'),
+    threeDsVersion: z.string().regex(/^2\.\d\.\d$/, 'Like 2.2.0'),
+    transStatus: z.enum(['Y', 'A', 'N', 'R', 'U']).optional(),
+  })
+  .meta({ description: 'An authentication the merchant ran with a 3-D Secure server of its own, passed to the provider' });
+
+/** The card of a charge: it may carry an authentication the merchant ran elsewhere. */
+export const chargeCardInput = cardInput.extend({ externalThreeDsData: externalThreeDsInput.optional() });
 
 export type CardInput = z.infer<typeof cardInput>;

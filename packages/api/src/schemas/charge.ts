@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { notFreeText } from '../binding';
-import { cardInput } from './card';
+import { chargeCardInput } from './card';
 import {
   addressInput,
   booleanInput,
@@ -10,12 +10,30 @@ import {
   geolocationInput,
   metadataInput,
   nameInput,
+  uncoerced,
   nullableDateOutput,
   orderInput,
   webhookInput,
 } from './common';
 
 /** Request fields shared by every charge variant (spec: "Shared charge request fields"). */
+/** The payer's browser as the issuer's 3-D Secure wants it, for a request that cannot send it in headers alone. */
+export const browserInfoInput = z
+  .object({
+    userAgent: z.string().max(512).optional(),
+    acceptHeader: z.string().max(512).optional(),
+    language: z.string().max(35).optional(),
+    colorDepth: uncoerced(z.number().int().min(1).max(48)).optional(),
+    screenHeight: uncoerced(z.number().int().min(1).max(100_000)).optional(),
+    screenWidth: uncoerced(z.number().int().min(1).max(100_000)).optional(),
+    timeZoneOffset: uncoerced(z.number().int().min(-840).max(840)).optional(),
+    javaEnabled: booleanInput.optional(),
+  })
+  .optional()
+  .meta({
+    description: "The payer's browser, for their issuer's 3-D Secure (an extension; the request's headers fill what is absent)",
+  });
+
 export const chargeFields = {
   amount: amountInput,
   currency: currencyInput.optional(),
@@ -35,6 +53,11 @@ export const chargeFields = {
   lastName: nameInput.optional(),
   metadata: metadataInput.optional(),
   descriptor: z.string().max(100).optional(),
+  threeDSRequest: z.enum(['automatic', 'any']).optional().meta({
+    description:
+      'With threeDSNotificationUrl: any asks the issuer to authenticate whatever it would decide; default automatic (an extension)',
+  }),
+  browserInfo: browserInfoInput,
   threeDSNotificationUrl: z
     .string()
     .max(2048)
@@ -155,7 +178,7 @@ export const chargeListOutput = z
   .object({ limit: z.number().int(), skip: z.number().int(), count: z.number().int(), charges: z.array(chargeOutput) })
   .meta({ id: 'ChargeList' });
 
-export const cardChargeInput = z.object({ ...chargeFields, paymentInformation: cardInput.optional() });
+export const cardChargeInput = z.object({ ...chargeFields, paymentInformation: chargeCardInput.optional() });
 export type CardChargeInput = z.infer<typeof cardChargeInput>;
 export type ChargeFieldsInput = z.infer<z.ZodObject<typeof chargeFields>>;
 

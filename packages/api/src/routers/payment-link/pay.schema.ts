@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { browserInfoInput } from '../../schemas/charge';
 import { paymentLinkPaymentOutput } from '../../schemas/payment-link';
 import type { Meta } from '../../trpc';
 
@@ -17,5 +18,6 @@ export const meta: Meta = {
 export const input = z.object({
   paymentLinkId: z.string().min(1).max(64),
   token: z.string().min(1).max(64).meta({ description: 'tokenId from POST /token/card' }),
+  browserInfo: browserInfoInput,
 });
 export const output = paymentLinkPaymentOutput;

@@ -2,6 +2,10 @@ import { browserOf } from '../../context';
 import { publicKeyOperation } from '../../trpc';
 import { input, meta, output } from './pay.schema';
 
-export const pay = publicKeyOperation(meta, input, output).mutation(({ ctx, input: { paymentLinkId, token } }) =>
-  ctx.services.paymentLinks.pay(ctx.account, paymentLinkId, token, { heldKey: ctx.heldKey, browser: browserOf(ctx) }),
+export const pay = publicKeyOperation(meta, input, output).mutation(({ ctx, input: { paymentLinkId, token, browserInfo } }) =>
+  ctx.services.paymentLinks.pay(ctx.account, paymentLinkId, token, {
+    heldKey: ctx.heldKey,
+    // What the hosted page read of the payer's browser, the request's headers for the rest.
+    browser: { ...browserOf(ctx), ...browserInfo },
+  }),
 );
