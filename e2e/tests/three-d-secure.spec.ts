@@ -61,9 +61,9 @@ test.describe('3-D Secure on the hosted payment page', () => {
     const payRequest = payer.waitForRequest((request) => request.method() === 'POST' && request.url().endsWith('/pay'));
     await payToTheIssuer(payer, link.url);
     // The page told the issuer what no header says of the payer's browser.
-    const viewport = payer.viewportSize()!;
+    const screenWidth = await payer.evaluate(() => screen.width);
     expect((await payRequest).postDataJSON()).toMatchObject({
-      browserInfo: { colorDepth: expect.any(Number), screenWidth: viewport.width, timeZoneOffset: expect.any(Number) },
+      browserInfo: { colorDepth: expect.any(Number), screenWidth, timeZoneOffset: expect.any(Number) },
     });
     await expect(payer.getByText('A$12.00')).toBeVisible();
     await screenshot(payer, 'pay-3ds-issuer');
