@@ -177,7 +177,7 @@ export function createAttemptRunner(
         logger.info({ chargeId: charge.id, providerId: provider.id, attempt }, 'charge waits for 3-D Secure');
         return { charge: waiting, provider, failedAttempts };
       }
-      if (result.ok) {
+      if (result.ok && !result.value.challenge) {
         const { providerChargeId, captured, card, capture: pendingCapture, threeDs } = result.value;
         const decided: Partial<Charge> = captured
           ? { status: 'SUCCESS', providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }

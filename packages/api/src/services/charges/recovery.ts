@@ -80,7 +80,9 @@ export function createChargeRecovery({ db, clock, logger, config, jobs }: Depend
     [CONFIRM_REFUND_QUEUE]: confirming((p) => lifecycle.completeRefund(text(p, 'refundId'))),
     [RECOVER_QUEUE]: async (payload) => {
       const charge = await db.charge.findUniqueOrThrow({ where: { id: text(payload, 'chargeId') } });
-      if (charge.status === 'PROCESSING' && !(await recoverAbandoned(charge))) throw new Error('reversal not confirmed yet');
+      // A charge that waited for its payer's 3-D Secure is its timeout job's (three-d-secure.ts).
+      if (charge.status !== 'PROCESSING' || charge.threeDsStartedAt !== null) return;
+      if (!(await recoverAbandoned(charge))) throw new Error('reversal not confirmed yet');
     },
   };
 

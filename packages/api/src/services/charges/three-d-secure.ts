@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { ApiError, publicStatus } from '@gateway/core';
+import { PermanentJobError, type JobContext } from '@gateway/jobs';
 import type { Account, Charge, Prisma } from '@gateway/db';
 import type {
   AuthenticationRequest,
   AuthenticationResult,
   Authorisation,
   BrowserInfo,
-  ExternalThreeDs,
   ProviderFailure,
   ProviderNotificationOutcome,
 } from '@gateway/providers';
@@ -46,6 +46,12 @@ export const threeDsTimeoutMs = (config: Pick<ServiceConfig, 'threeDsTimeoutSeco
  */
 const GIVE_UP_ATTEMPTS = 25;
 
+/**
+ * How many of those runs ask the provider where the payment stands before cancelling without its
+ * answer (with the backoff: 6 to 11 hours): the cancellation undoes whatever it holds.
+ */
+const ASK_ATTEMPTS = 12;
+
 /** A charge's 3-D Secure, decided before its row is written: the token of its URLs and what the provider is asked. */
 export interface ThreeDsPlan {
   token: string;
@@ -82,17 +88,6 @@ export function threeDsPlan(
       merchantName: account.name,
     },
   };
-}
-
-/**
- * An authentication run elsewhere as the provider is given it: without a transStatus, the one its
- * ECI says (05 or 02 authenticated, 06 or 01 attempted, any other not authenticated), so that every
- * provider type reads it alike.
- */
-export function withTransStatus(external: ExternalThreeDs): ExternalThreeDs {
-  if (external.transStatus) return external;
-  const transStatus = ['05', '02'].includes(external.eci) ? 'Y' : ['06', '01'].includes(external.eci) ? 'A' : 'N';
-  return { ...external, transStatus };
 }
 
 /** An authentication run elsewhere for a provider (type) that cannot take one: refused, never dropped. */
@@ -227,13 +222,14 @@ export function createThreeDs(
 
   /**
    * Asks the provider where a charge waiting for its payer stands, and completes it when it is
-   * decided: 'decided' (by this call or before it), 'waiting' (the payer has not finished), or
-   * 'unknown' (the provider could not tell now: ask again later).
+   * decided: 'decided' (by this call or before it), 'waiting' (the payer has not finished),
+   * 'unknown' (the provider could not tell now: ask again later) or 'untold' (the provider refuses
+   * to tell, for good: asking again will not help).
    */
   async function settle(
     charge: ChargeRecord,
     how: { returned?: Record<string, string>; notified?: ProviderNotificationOutcome } = {},
-  ): Promise<'decided' | 'waiting' | 'unknown'> {
+  ): Promise<'decided' | 'waiting' | 'unknown' | 'untold'> {
     const challenge = pendingChallengeOf(charge);
     if (!isWaitingForPayer(charge) || !challenge || !charge.provider || !charge.providerChargeId) return 'decided';
     const result = await connectorFor(charge.provider, config).authenticationResult({
@@ -245,8 +241,9 @@ export function createThreeDs(
       ...how,
     });
     if (!result.ok) {
-      logger.warn({ chargeId: charge.id, gatewayCode: result.failure.gatewayCode }, '3-D Secure outcome not known yet');
-      return 'unknown';
+      const { gatewayCode, retryable } = result.failure;
+      logger.warn({ chargeId: charge.id, gatewayCode, retryable }, '3-D Secure outcome not told by the provider');
+      return retryable ? 'unknown' : 'untold';
     }
     if (result.value.state === 'waiting') return 'waiting';
     await complete(charge, result.value);
@@ -281,20 +278,33 @@ export function createThreeDs(
    * late success is kept, from a kept notification too); then the charge is claimed, moved from
    * PENDING to PROCESSING, so that no return or notification can complete it while what the
    * provider holds is cancelled (a payment the payer finished meanwhile is undone with it); then it
-   * ends FAILED with code 94. A cancellation not confirmed yet is tried again, from the claim.
+   * ends FAILED with code 94. A provider that refuses for good to tell, or cannot tell after
+   * ASK_ATTEMPTS runs, is not waited for: the cancellation undoes whatever it holds. A cancellation not confirmed yet is tried again, from
+   * the claim; one the provider refuses for good leaves the charge PROCESSING and the job failed,
+   * for staff: the provider may hold money the gateway could not give back.
    */
-  async function giveUp(chargeId: string): Promise<void> {
+  async function giveUp(chargeId: string, attempt: number): Promise<void> {
     const charge = await db.charge.findUnique({ where: { id: chargeId }, include: chargeInclude });
     if (!charge?.provider || !charge.threeDsStartedAt) return;
     if (charge.status === 'PENDING') {
       const asked = await settle(charge, { notified: await keptAuthorisation(charge) });
       if (asked === 'decided') return;
-      if (asked === 'unknown') throw new Error('the provider could not tell where the payment stands yet');
+      if (asked === 'unknown' && attempt < ASK_ATTEMPTS) throw new Error('the provider could not tell where the payment stands yet');
       const { count } = await db.charge.updateMany({ where: { id: chargeId, ...waiting }, data: { status: 'PROCESSING' } });
       if (count !== 1) return;
     } else if (charge.status !== 'PROCESSING') return;
     const reversal = await reverseAttempt(db, config, charge.provider, `${charge.id}:${charge.attemptCount}`, charge.providerChargeId);
     if (!reversal.ok && reversal.failure.retryable) throw new Error('the payment waiting for authentication is not cancelled yet');
+    if (!reversal.ok) {
+      const { gatewayCode, gatewayMessage } = reversal.failure;
+      logger.error(
+        { chargeId, gatewayCode },
+        '3-D Secure abandoned, but the provider refuses to cancel: check the payment at the provider',
+      );
+      throw new PermanentJobError(
+        `the provider refuses to cancel the payment (${gatewayCode}: ${gatewayMessage}); the charge stays PROCESSING`,
+      );
+    }
     const error = new ApiError('Timeout', {
       message: `The payer did not complete 3-D Secure authentication within ${timeoutMs / 1000} s`,
       details: { chargeId },
@@ -353,7 +363,8 @@ export function createThreeDs(
     },
 
     jobHandlers: {
-      [THREE_DS_TIMEOUT_QUEUE]: async (payload: unknown) => giveUp(String((payload as { chargeId?: unknown }).chargeId)),
+      [THREE_DS_TIMEOUT_QUEUE]: async (payload: unknown, { attempt }: JobContext) =>
+        giveUp(String((payload as { chargeId?: unknown }).chargeId), attempt),
     },
   };
 }
