@@ -167,6 +167,13 @@ describe('3-D Secure on the simulated acquirer', () => {
     ]);
     await bed.advance(60_000);
     expect((await a.api.get(`/charge/${chargeId}`)).body).toEqual(charge);
+    // Once: a webhook when it started waiting, one when it failed.
+    await bed.drain();
+    const statuses = bed.receiver
+      .at('/3ds-timeout')
+      .filter((r) => r.data.chargeId === chargeId)
+      .map((r) => r.data.status);
+    expect(statuses).toEqual(['PENDING', 'FAILED']);
   });
 
   it('keeps at the timeout a payment the payer finished but never came back from: the acquirer is asked first', async () => {
@@ -259,6 +266,16 @@ describe('3-D Secure on the simulated acquirer', () => {
       paymentInformation: card(CARDS.challenge, { externalThreeDsData: { ...external, transStatus: undefined } }),
     });
     expect(byEci.body).toMatchObject({ status: 'SUCCESS', threeDsVerified: true, threeDs: { transStatus: 'Y', eci: '05' } });
+    // …only in the outcome: an ECI of no authentication, no transStatus given, is not a failed one the issuer refuses.
+    for (const [eci, transStatus] of [
+      ['06', 'A'],
+      ['07', 'N'],
+    ]) {
+      const unsaid = await pay(a, CARDS.challenge, {
+        paymentInformation: card(CARDS.challenge, { externalThreeDsData: { ...external, eci, transStatus: undefined } }),
+      });
+      expect(unsaid.body, eci).toMatchObject({ status: 'SUCCESS', threeDsVerified: false, threeDs: { transStatus, eci } });
+    }
     // Only a charge carries a merchant-run authentication: a payment method kept for later is refused it.
     const kept = await a.api.post('/payment_method/card', {
       providerId: a.providerIds[0],

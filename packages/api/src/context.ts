@@ -39,6 +39,6 @@ export function browserOf(ctx: Context): BrowserInfo {
   return {
     userAgent: header(ctx, 'user-agent')?.slice(0, 512),
     acceptHeader: header(ctx, 'accept')?.slice(0, 512),
-    language: header(ctx, 'accept-language')?.split(',')[0]?.trim().slice(0, 35) || undefined,
+    language: header(ctx, 'accept-language')?.split(',')[0]?.split(';')[0]?.trim().slice(0, 35) || undefined,
   };
 }

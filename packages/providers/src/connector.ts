@@ -103,6 +103,16 @@ export interface ExternalThreeDs {
   transStatus?: 'Y' | 'A' | 'N' | 'R' | 'U';
 }
 
+/**
+ * The outcome's transStatus of an authentication run elsewhere: the merchant's, else the one its
+ * ECI says (05 or 02 authenticated, 06 or 01 attempted, any other not authenticated), so that every
+ * provider type reads it alike. Only the outcome: the provider is sent what the merchant sent.
+ */
+export function externalTransStatus(external: ExternalThreeDs): NonNullable<ExternalThreeDs['transStatus']> {
+  if (external.transStatus) return external.transStatus;
+  return ['05', '02'].includes(external.eci) ? 'Y' : ['06', '01'].includes(external.eci) ? 'A' : 'N';
+}
+
 /** What a browser tells of itself, for the issuer's risk checks (Adyen browserInfo). */
 export interface BrowserInfo {
   userAgent?: string;

@@ -1,4 +1,12 @@
-import type { AuthenticationRequest, AuthoriseRequest, BrowserInfo, Challenge, ExternalThreeDs, ThreeDsOutcome } from '../connector.js';
+import {
+  externalTransStatus,
+  type AuthenticationRequest,
+  type AuthoriseRequest,
+  type BrowserInfo,
+  type Challenge,
+  type ExternalThreeDs,
+  type ThreeDsOutcome,
+} from '../connector.js';
 import { isObject } from './transformers.js';
 
 /**
@@ -135,7 +143,7 @@ export function threeDsOf(
 export function externalOutcome(external: ExternalThreeDs, answer: { additionalData?: unknown }): ThreeDsOutcome {
   const liabilityShift = threeDsOf(answer)?.liabilityShift;
   return {
-    ...(external.transStatus && { transStatus: external.transStatus }),
+    transStatus: externalTransStatus(external),
     eci: external.eci,
     version: external.threeDsVersion,
     ...(liabilityShift !== undefined && { liabilityShift }),

@@ -21,7 +21,7 @@ import type { AttemptRunner } from './attempts';
 import { chargeDetails, chargeRow } from './records';
 import { insertCharge } from './statements';
 import type { ChargeOrigin } from './stored';
-import { externalThreeDsRefused, threeDsPlan, withTransStatus } from './three-d-secure';
+import { externalThreeDsRefused, threeDsPlan } from './three-d-secure';
 
 /** Where a card charge goes: the provider the caller named, or the cheapest eligible one. */
 export type CardChargeTarget = { providerId: string } | 'least-cost';
@@ -63,7 +63,7 @@ export function createCardCharging(deps: Dependencies, { runAttempts }: Pick<Att
 
     const iin = lookupIin(payment.cardNumber);
     const { currency, amount, routes } = await routesFor(account, input, target, iin);
-    const externalThreeDs = payment.externalThreeDsData && withTransStatus(payment.externalThreeDsData);
+    const externalThreeDs = payment.externalThreeDsData;
     // Authentication the merchant ran elsewhere goes only where it can be passed on, never dropped.
     const usable = externalThreeDs ? routes.filter((route) => typeOfProvider(route.provider).operations.has('externalThreeDs')) : routes;
     const first = usable[0];

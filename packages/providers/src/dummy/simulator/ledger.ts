@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isExpired } from '@gateway/core';
-import type { DebitAccount, PaymentState, ThreeDsOutcome } from '../../connector.js';
+import { externalTransStatus, type DebitAccount, type PaymentState, type ThreeDsOutcome } from '../../connector.js';
 import type { Journal, Table } from './journal.js';
 import { Operations, type LedgerOperation, type OperationKind, type Outcome } from './operations.js';
 import type { AgreementInput, AuthoriseInput, ChallengeAction, DebitInput, SourceInput } from './requests.js';
@@ -74,7 +74,7 @@ function authenticationOf(behaviour: ThreeDsBehaviour | undefined, input: Author
   if (external) {
     // The merchant authenticated the payer elsewhere: the issuer takes what its server said.
     if (external.transStatus === 'N' || external.transStatus === 'R') return { refused: true };
-    const transStatus = external.transStatus ?? 'Y';
+    const transStatus = externalTransStatus(external);
     return {
       threeDs: {
         transStatus,
