@@ -139,6 +139,23 @@ describe('3-D Secure at stripe', () => {
     expect(stripe.paymentIntents().find((pi) => pi.id === paymentIntent)).toMatchObject({ status: 'canceled' });
   });
 
+  it('a cancellation Stripe refuses for good: the charge stays PROCESSING (PENDING to the API, never FAILED while Stripe may hold it) and the job is left for staff', async () => {
+    const { chargeId, paymentIntent } = await challenged('4000000000003220');
+    stripe.failNext(
+      { method: 'POST', path: `/v1/payment_intents/${paymentIntent}/cancel` },
+      { status: 400, type: 'invalid_request_error', code: 'payment_intent_unexpected_state' },
+    );
+    await bed.advance(11_000);
+    const row = await bed.t.gateway.database.prisma.charge.findUniqueOrThrow({ where: { id: chargeId } });
+    expect(row.status).toBe('PROCESSING');
+    expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'PENDING', threeDsRedirectUrl: null });
+    const job = await bed.t.gateway.database.prisma.job.findFirstOrThrow({
+      where: { queue: 'charge.threeds-timeout', dedupeKey: `3ds-timeout:${chargeId}` },
+    });
+    expect(job).toMatchObject({ status: 'FAILED', attempts: 1 });
+    expect(job.lastError).toContain('refuses to cancel');
+  });
+
   it('a payer who passed the challenge but never came back: the timeout asks Stripe first and keeps the payment', async () => {
     const { chargeId, paymentIntent } = await challenged('4000000000003220');
     stripe.completeChallenge(paymentIntent, 'complete');
