@@ -210,9 +210,23 @@ describe.skipIf(!inject('databaseServerUrl')).each(acquirers)(
           () => undefined,
         );
 
-      // The first charges hang at the provider (made, never answered); the rest are answered.
+      // The first charges hang at the provider (made, never answered); the rest are answered. A
+      // fake hangs whichever payment comes next: the rest are sent once the hung ones are made.
       for (let n = 0; n < HUNG_CHARGES; n += 1) hanging.arm();
-      for (const request of charges) void sendBefore(request);
+      const hung = charges.slice(0, HUNG_CHARGES);
+      for (const request of hung) void sendBefore(request);
+      await expect
+        .poll(
+          async () => {
+            const rows = await db.prisma.charge.findMany({
+              where: { reference: { in: hung.map((r) => (r.body as { reference: string }).reference) } },
+            });
+            return rows.filter((row) => acquirer.made(row.id).length > 0).length;
+          },
+          { timeout: 30_000, interval: 10 },
+        )
+        .toBe(HUNG_CHARGES);
+      for (const request of charges.slice(HUNG_CHARGES)) void sendBefore(request);
       acquirer.holdChanges(CHANGES / 2);
       for (const request of [...captures, ...refunds]) void sendBefore(request);
       const count = async (sql: 'processing' | 'leased' | 'refunding') => {

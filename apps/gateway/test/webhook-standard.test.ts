@@ -26,7 +26,7 @@ describe('a delivery', () => {
     const { a, signingKey } = await bed.subscribedAccount('/std', ['Customer']);
     bed.receiver.plan('/std', 'fail');
     const customer = await a.api.post('/customer/card', { providerId: a.providerIds[0], paymentInformation: card(VISA) });
-    expect(customer.status).toBe(201);
+    expect(customer.status, JSON.stringify(customer.body)).toBe(201);
     await bed.drain();
     await bed.advance(30 * SECOND);
 
