@@ -102,6 +102,10 @@ describe('3-D Secure on the hosted payment page', () => {
       redirectUrl: 'https://shop.example/thanks',
       threeDsRedirectUrl: expect.stringMatching(new RegExp(`^${bed.t.url}/3ds/[A-Za-z0-9_-]+$`)),
       failureReason: null,
+      dateAdded: expect.any(String),
+      reference: null,
+      cardNumber: '400000******3220',
+      cardType: 'VISA',
     });
     // The slot is taken while the payer authenticates: nobody else can take the last one.
     expect(await countOf(a, link)).toBe(1);

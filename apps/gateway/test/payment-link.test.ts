@@ -145,8 +145,10 @@ describe('the hosted page', () => {
     });
     const { status, body } = await client(t.url).get(`/payment_link/${link.paymentLinkId}/public`);
     expect(status).toBe(200);
+    const account = await t.gateway.database.prisma.account.findUniqueOrThrow({ where: { id: a.accountId } });
     expect(body).toEqual({
       paymentLinkId: link.paymentLinkId,
+      merchantName: account.name,
       title: 'Concert ticket',
       description: 'Row A',
       image: PNG,
@@ -189,10 +191,19 @@ describe('the hosted page', () => {
       redirectUrl: 'https://shop.example/done',
       threeDsRedirectUrl: null,
       failureReason: null,
+      // The payer's receipt: the link's invoice id as the reference, the card masked to 6 and 4.
+      dateAdded: expect.any(String),
+      reference: 'INV-9',
+      cardNumber: '424242******4242',
+      cardType: 'VISA',
     });
     expect(await countOf(link)).toBe(1);
-    const charge = await a.api.get(`/charge/${String(body.chargeId)}`);
-    expect(charge.body).toMatchObject({ amount: 25, currency: 'AUD', status: 'SUCCESS' });
+    const charge = await a.api.get<{ dateAdded: string }>(`/charge/${String(body.chargeId)}`);
+    expect(charge.body).toMatchObject({ amount: 25, currency: 'AUD', status: 'SUCCESS', dateAdded: body.dateAdded });
+    const read = await client(t.url).get(`/payment_link/${link.paymentLinkId}/payment/${String(body.chargeId)}`, {
+      'x-publickey': a.publicKey,
+    });
+    expect(read).toMatchObject({ status: 200, body });
     const row = await t.gateway.database.prisma.charge.findUniqueOrThrow({ where: { id: String(body.chargeId) } });
     expect(row).toMatchObject({ paymentLinkId: link.paymentLinkId, invoiceNumber: 'INV-9' });
   });

@@ -6,7 +6,10 @@ export interface Column<T> {
   numeric?: boolean;
 }
 
-/** A table of search results; wide tables scroll sideways on a phone rather than the page. */
+/**
+ * A table of search results that fits its column: at 1280 px cells wrap (long ids break) rather
+ * than scroll; on a phone each row becomes a card of label and value pairs (`data-label`).
+ */
 export function DataTable<T>({
   caption,
   columns,
@@ -21,7 +24,7 @@ export function DataTable<T>({
   if (rows.length === 0) return <p role="status">Nothing matches.</p>;
   return (
     <div className="table-wrap" tabIndex={0} role="region" aria-label={caption}>
-      <table>
+      <table className="data-table">
         <caption className="visually-hidden">{caption}</caption>
         <thead>
           <tr>
@@ -36,7 +39,7 @@ export function DataTable<T>({
           {rows.map((row) => (
             <tr key={rowKey(row)}>
               {columns.map((column) => (
-                <td key={column.header} className={column.numeric ? 'number' : undefined}>
+                <td key={column.header} className={column.numeric ? 'number' : undefined} data-label={column.header}>
                   {column.cell(row)}
                 </td>
               ))}

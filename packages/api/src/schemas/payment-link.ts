@@ -80,6 +80,7 @@ export const publicPaymentLinkOutput = paymentLinkOutput
     publicKey: true,
   })
   .extend({
+    merchantName: z.string().meta({ description: "Our extension: the account's name, shown to the payer as who they pay" }),
     paymentTypes: z.array(z.string()).meta({ description: 'Allowed payment types the hosted page can take' }),
     soldOut: z.boolean().meta({ description: 'The link has taken its limit of payments' }),
   });
@@ -99,5 +100,12 @@ export const paymentLinkPaymentOutput = z.object({
   failureReason: nullableString.meta({
     description: 'When FAILED: why, in words the payer may read (a decline, or their bank’s authentication failed or timed out)',
   }),
+  // The payer's receipt (our extension): what they paid, when, with which card, and what to quote.
+  dateAdded: dateOutput.meta({ description: 'When the payment was made' }),
+  reference: nullableString.meta({
+    description: "The charge's reference, else the link's invoiceId: the merchant's reference for the payment",
+  }),
+  cardNumber: nullableString.meta({ description: 'The card paid with, masked: first 6 and last 4 digits', example: '424242******4242' }),
+  cardType: nullableString.meta({ description: 'Its scheme', example: 'VISA' }),
 });
 export type PaymentLinkPayment = z.infer<typeof paymentLinkPaymentOutput>;

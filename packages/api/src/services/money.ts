@@ -1,4 +1,4 @@
-import { ApiError, findCurrency, parseAmount, type Currency } from '@gateway/core';
+import { ApiError, describeAmountProblem, findCurrency, parseAmount, type Currency } from '@gateway/core';
 
 export function requireCurrency(code: string): Currency {
   const currency = findCurrency(code);
@@ -15,7 +15,7 @@ export function requireAmount(value: string | number, currency: Currency, field 
       throw new ApiError('InvalidAmountMustBePositive', { message: `The ${field} must be greater than zero` });
     case 'too_precise':
       throw new ApiError('InvalidAmount', {
-        message: `${currency.code} amounts have at most ${currency.exponent} decimal places`,
+        message: describeAmountProblem('too_precise', currency),
         details: { [field]: `At most ${currency.exponent} decimal places` },
       });
     case 'too_large':

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { findCurrency, type Currency } from './currencies';
-import { formatAmount, isWithinAmountRange, parseAmount, parseDecimal, percentOf, toWireAmount } from './amount';
+import { describeAmountProblem, formatAmount, isWithinAmountRange, parseAmount, parseDecimal, percentOf, toWireAmount } from './amount';
 
 const currency = (code: string): Currency => {
   const c = findCurrency(code);
@@ -54,6 +54,19 @@ describe('parseAmount', () => {
     const b = parseAmount('0.2', AUD);
     if (!a.ok || !b.ok) throw new Error('parse');
     expect(formatAmount(a.minor + b.minor, AUD)).toBe('0.3');
+  });
+});
+
+describe('describeAmountProblem', () => {
+  it.each([
+    ['1,500', AUD, 'Amount is not a number'],
+    ['-20', AUD, 'Amount must be greater than zero'],
+    ['2500.5', JPY, 'JPY amounts have no decimal places'],
+    ['1.2345', KWD, 'KWD amounts have at most 3 decimal places'],
+    ['10000000000000', AUD, 'Amount is too large'],
+  ] as const)('%s %s: %s', (input, cur, message) => {
+    const result = parseAmount(input, cur);
+    expect(result.ok ? undefined : describeAmountProblem(result.problem, cur)).toBe(message);
   });
 });
 

@@ -83,6 +83,22 @@ export function parseAmount(value: string | number, currency: Currency): AmountR
   return { ok: true, minor };
 }
 
+/** Why an amount is refused, in words staff read: batch checks and the dashboard's forms say it alike. */
+export function describeAmountProblem(problem: AmountProblem, currency: Currency): string {
+  switch (problem) {
+    case 'not_a_number':
+      return 'Amount is not a number';
+    case 'not_positive':
+      return 'Amount must be greater than zero';
+    case 'too_precise':
+      return currency.exponent === 0
+        ? `${currency.code} amounts have no decimal places`
+        : `${currency.code} amounts have at most ${currency.exponent} decimal places`;
+    case 'too_large':
+      return 'Amount is too large';
+  }
+}
+
 /** Minimal decimal text of an amount in minor units: 1550n AUD → "15.5", 20000n → "200". */
 export function formatAmount(minor: bigint, currency: Currency): string {
   const negative = minor < 0n;

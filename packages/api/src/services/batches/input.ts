@@ -1,11 +1,11 @@
 import {
   ApiError,
   containsCardNumber,
+  describeAmountProblem,
   findCurrency,
   maskCardNumber,
   normaliseCardNumber,
   parseAmount,
-  type AmountProblem,
   type Currency,
 } from '@gateway/core';
 import type { NewBatch } from '../../schemas/batch';
@@ -59,13 +59,6 @@ export interface BatchCheck {
 /** The fields of a batch request a check reads; without `count`, the count is not checked. */
 export type BatchText = Pick<NewBatch, 'batch' | 'description'> & { count?: number };
 
-const AMOUNT_PROBLEMS: Record<AmountProblem, (currency: string, exponent: number) => string> = {
-  not_a_number: () => 'Amount is not a number',
-  not_positive: () => 'Amount must be greater than zero',
-  too_precise: (currency, exponent) => `Amount has more decimals than ${currency} has (${exponent})`,
-  too_large: () => 'Amount is too large',
-};
-
 const HEADER = INPUT_COLUMNS.join(',');
 
 /** 12 digits or more, single spaces or dashes allowed between them: what may be a card number. */
@@ -87,7 +80,7 @@ export function echo(value: string): string {
  */
 function readAmount(text: string, currency: Currency): { minor: bigint } | { reason: string } {
   const amount = parseAmount(text, currency);
-  if (!amount.ok) return { reason: AMOUNT_PROBLEMS[amount.problem](currency.code, currency.exponent) };
+  if (!amount.ok) return { reason: describeAmountProblem(amount.problem, currency) };
   return /e/i.test(text) ? { reason: 'Amount must be a plain decimal, without an exponent' } : amount;
 }
 

@@ -80,17 +80,21 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
   /** What paying a link answers: its charge's outcome, and what the hosted page shows next. */
   const paymentOf = (
     link: PaymentLink,
-    { chargeId, status, amount, threeDsRedirectUrl }: Pick<ChargeView, 'chargeId' | 'status' | 'amount' | 'threeDsRedirectUrl'>,
+    charge: Pick<ChargeView, 'chargeId' | 'status' | 'amount' | 'threeDsRedirectUrl' | 'dateAdded' | 'reference' | 'paymentInformation'>,
     failureReason: string | null = null,
   ): PaymentLinkPayment => ({
-    chargeId,
-    status,
-    amount,
+    chargeId: charge.chargeId,
+    status: charge.status,
+    amount: charge.amount,
     currency: link.currency,
     confirmationMessage: link.confirmationMessage,
     redirectUrl: link.redirectUrl,
-    threeDsRedirectUrl,
+    threeDsRedirectUrl: charge.threeDsRedirectUrl,
     failureReason,
+    dateAdded: charge.dateAdded,
+    reference: charge.reference ?? link.invoiceId,
+    cardNumber: charge.paymentInformation.card?.cardNumber ?? null,
+    cardType: charge.paymentInformation.card?.type ?? null,
   });
 
   async function find(account: Account, paymentLinkId: string): Promise<LinkWithAccount> {
@@ -148,7 +152,10 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
 
     /** The face of a link the hosted page shows before payment: no auth, nothing of the merchant's own. */
     async publicView(paymentLinkId: string): Promise<PublicPaymentLinkView> {
-      const link = await db.paymentLink.findUnique({ where: { id: paymentLinkId }, include: { account: { select: { publicKey: true } } } });
+      const link = await db.paymentLink.findUnique({
+        where: { id: paymentLinkId },
+        include: { account: { select: { publicKey: true, name: true } } },
+      });
       if (!link) throw linkNotFound();
       const { title, description, image, amount, currency, callToAction, publicKey } = view(link);
       const paymentTypes = HOSTED_PAYMENT_TYPES.filter((type) => link.allowedPaymentTypes.includes(type));
@@ -161,6 +168,7 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
         currency,
         callToAction,
         publicKey,
+        merchantName: link.account.name,
         paymentTypes,
         soldOut: soldOut(link),
       };

@@ -1,9 +1,11 @@
 'use client';
 
-import { checkImageDataUri, HOSTED_PAYMENT_TYPES, IMAGE_PROBLEMS, IMAGE_TYPES, PAYMENT_TYPES } from '@gateway/core/payment-link';
+import { describeAmountProblem, parseAmount, toWireAmount } from '@gateway/core/money/amount';
+import { findCurrency } from '@gateway/core/money/currencies';
+import { checkImageDataUri, HOSTED_PAYMENT_TYPES, IMAGE_PROBLEMS, IMAGE_TYPES } from '@gateway/core/payment-link';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
-import { useState, type ChangeEvent } from 'react';
+import { useRef, useState, type ChangeEvent } from 'react';
 import { Field } from '../../../../components/field';
 import { Message } from '../../../../components/message';
 import { errorMessage, fieldErrors, useTRPC } from '../../../../lib/trpc';
@@ -16,7 +18,6 @@ const DRAFT = {
   description: '',
   image: '',
   callToAction: 'Pay' as 'Pay' | 'Donate',
-  allowedPaymentTypes: ['card'] as string[],
   limitPayments: '',
   confirmationMessage: '',
   redirectUrl: '',
@@ -31,6 +32,22 @@ function parseMetadata(text: string): Record<string, string> | undefined {
   const pairs = lines.map((line) => /^\s*([^=]+?)\s*=\s*(.*?)\s*$/.exec(line));
   if (pairs.some((pair) => !pair)) return undefined;
   return Object.fromEntries(pairs.map((pair) => [pair?.[1] ?? '', pair?.[2] ?? '']));
+}
+
+/**
+ * The link's price as the API will read it (the same rules: the currency's decimals, above zero),
+ * or why it will be refused; nothing while the amount is still empty.
+ */
+function readPrice(
+  amount: string,
+  currencyCode: string,
+): { amount: number; currency: string } | { field: 'amount' | 'currency'; problem: string } | undefined {
+  const currency = findCurrency(currencyCode);
+  if (!currency) return { field: 'currency', problem: `Unknown currency ${currencyCode}: use an ISO 4217 code such as AUD` };
+  if (!amount.trim()) return undefined;
+  const parsed = parseAmount(amount, currency);
+  if (!parsed.ok) return { field: 'amount', problem: describeAmountProblem(parsed.problem, currency) };
+  return { amount: toWireAmount(parsed.minor, currency), currency: currency.code };
 }
 
 function readImage(file: File): Promise<string> {
@@ -52,7 +69,12 @@ export function PaymentLinkForm() {
   const create = useMutation(
     trpc.paymentLink.create.mutationOptions({ onSuccess: (link) => router.push(`/payment-links/${link.paymentLinkId}`) }),
   );
-  const errors = { ...fieldErrors(create.error), ...localErrors };
+  const form = useRef<HTMLFormElement>(null);
+  // Until the account's currency is known, an empty currency field has nothing to check.
+  const currencyCode = draft.currency.trim() || accountCurrency;
+  const price = currencyCode ? readPrice(draft.amount, currencyCode) : undefined;
+  const priceProblem = price && 'problem' in price ? price : undefined;
+  const errors = { ...fieldErrors(create.error), ...localErrors, ...(priceProblem && { [priceProblem.field]: priceProblem.problem }) };
   const set = (name: keyof Draft) => (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) =>
     setDraft((current) => ({ ...current, [name]: event.target.value }));
   const text = (name: keyof Draft) => ({ name, value: draft[name] as string, onChange: set(name) });
@@ -67,6 +89,10 @@ export function PaymentLinkForm() {
   }
 
   function submit() {
+    if (priceProblem) {
+      (form.current?.elements.namedItem(priceProblem.field) as HTMLInputElement | null)?.focus();
+      return;
+    }
     const metadata = parseMetadata(draft.metadata);
     setLocalErrors((current) => ({ ...current, metadata: metadata ? undefined : 'Write one key=value pair per line.' }));
     if (!metadata) return;
@@ -78,7 +104,7 @@ export function PaymentLinkForm() {
       description: optional(draft.description),
       image: optional(draft.image),
       callToAction: draft.callToAction,
-      allowedPaymentTypes: draft.allowedPaymentTypes as Array<(typeof PAYMENT_TYPES)[number]>,
+      allowedPaymentTypes: [...HOSTED_PAYMENT_TYPES],
       limitPayments: draft.limitPayments ? Number(draft.limitPayments) : undefined,
       confirmationMessage: optional(draft.confirmationMessage),
       redirectUrl: optional(draft.redirectUrl),
@@ -90,6 +116,7 @@ export function PaymentLinkForm() {
   return (
     <div className="grid-2">
       <form
+        ref={form}
         className="card stack"
         onSubmit={(event) => {
           event.preventDefault();
@@ -133,29 +160,7 @@ export function PaymentLinkForm() {
             </label>
           ))}
         </fieldset>
-        <fieldset className="field checkboxes" aria-describedby="payment-types-hint">
-          <legend>Payment types</legend>
-          {PAYMENT_TYPES.map((type) => (
-            <label key={type}>
-              <input
-                type="checkbox"
-                checked={draft.allowedPaymentTypes.includes(type)}
-                onChange={(event) =>
-                  setDraft((c) => ({
-                    ...c,
-                    allowedPaymentTypes: event.target.checked
-                      ? [...c.allowedPaymentTypes, type]
-                      : c.allowedPaymentTypes.filter((t) => t !== type),
-                  }))
-                }
-              />
-              {type}
-            </label>
-          ))}
-          <span id="payment-types-hint" className="hint">
-            The payment page offers only what the gateway can take so far: {HOSTED_PAYMENT_TYPES.join(', ')}.
-          </span>
-        </fieldset>
+        <p className="hint">Payers pay by card: the only payment type the payment page takes so far.</p>
         <Field label="Limit of payments" error={errors.limitPayments} hint="Empty: no limit">
           {(props) => <input {...props} {...text('limitPayments')} type="number" min={1} step={1} />}
         </Field>
@@ -183,9 +188,10 @@ export function PaymentLinkForm() {
           title: draft.title,
           description: draft.description,
           image: draft.image || null,
-          amount: Number(draft.amount) || 0,
-          currency: draft.currency.trim().toUpperCase() || accountCurrency,
+          amount: price && 'amount' in price ? price.amount : 0,
+          currency: price && 'currency' in price ? price.currency : currencyCode.toUpperCase(),
         }}
+        amountProblem={draft.amount.trim() ? priceProblem && `Not a valid amount: ${priceProblem.problem}` : 'No amount yet'}
         callToAction={draft.callToAction}
       />
     </div>

@@ -1,0 +1,5 @@
+import { NotFound } from '../../../../components/not-found';
+
+export default function BatchNotFound() {
+  return <NotFound thing="batch" list={{ href: '/batches', name: 'All batches' }} />;
+}

@@ -1,0 +1,5 @@
+import { NotFound } from '../../../../components/not-found';
+
+export default function ChargeNotFound() {
+  return <NotFound thing="charge" list={{ href: '/charges', name: 'All charges' }} />;
+}
