@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, request, type Browser, type Page } from '@playwright/test';
@@ -81,8 +82,24 @@ export async function fillCard(page: Page, cardNumber: string) {
   await page.getByLabel('Name on card').fill('Pat Payer');
 }
 
-/** A full-page screenshot in e2e/screenshots (git ignores it), with every card field masked. */
+/** The impacts that fail a page: what blocks or seriously hinders someone using assistive technology. */
+const BLOCKING_IMPACTS = new Set(['serious', 'critical']);
+
+/** axe's WCAG 2.1 A and AA rules on the page as it stands: no serious or critical violation. */
+export async function expectAccessible(page: Page, name: string) {
+  const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const blocking = violations
+    .filter((violation) => BLOCKING_IMPACTS.has(violation.impact ?? ''))
+    .map((violation) => `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
+  expect(blocking, `axe on ${name}`).toEqual([]);
+}
+
+/**
+ * A full-page screenshot in e2e/screenshots (git ignores it), with every card field masked; every
+ * page the suite shows is checked with axe on the way.
+ */
 export async function screenshot(page: Page, name: string) {
+  await expectAccessible(page, name);
   await page.screenshot({
     path: join(import.meta.dirname, '..', 'screenshots', `${name}.png`),
     fullPage: true,
