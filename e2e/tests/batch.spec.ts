@@ -56,6 +56,9 @@ test('staff upload a batch: problems shown per line first, then a live progress 
   await page.getByLabel('CSV file').setInputFiles(csvFile(rows));
   await expect(page.getByRole('status').filter({ hasText: 'charges.csv: 24 transactions, ready to send.' })).toBeVisible();
   await expect(problems).toHaveCount(0);
+  // What the file adds up to, before the button that sends it: 20 × 1.50 + 4 × 2.
+  await expect(page.getByText('Total to charge: A$38.00')).toBeVisible();
+  await expect(send).toHaveText('Charge 24 transactions');
   await send.dblclick();
 
   // The page follows the batch on its own until it ends.
@@ -68,7 +71,7 @@ test('staff upload a batch: problems shown per line first, then a live progress 
   await expect(page.getByText('24 of 24 processed (100 %)')).toBeVisible();
   await expect(page.getByTestId('batch-success')).toHaveText('20');
   await expect(page.getByTestId('batch-failure')).toHaveText('4');
-  await expect(page.getByRole('heading', { level: 1 })).toContainText(`${description} SUCCESS`);
+  await expect(page.getByRole('heading', { level: 1 })).toContainText(`${description} Completed with failures (4 failed)`);
   await screenshot(page, 'batch-detail');
 
   const downloading = page.waitForEvent('download');
@@ -87,7 +90,7 @@ test('staff upload a batch: problems shown per line first, then a live progress 
   await page.goto(`/batches?description=${encodeURIComponent(description)}`);
   const found = page.getByRole('table', { name: 'Batches' });
   await expect(found.getByRole('row')).toHaveCount(2);
-  await expect(found.getByRole('row').nth(1)).toContainText(/SUCCESS\s*24\s*100 %\s*20\s*4/);
+  await expect(found.getByRole('row').nth(1)).toContainText(/Completed with failures \(4 failed\)\s*24\s*100 %\s*20\s*4/);
   await screenshot(page, 'batches');
   await found.getByRole('link').click();
   await page.getByRole('link', { name: 'Failed charges' }).click();

@@ -76,7 +76,7 @@ test('staff cap wallet charges made with the public key, or switch them off', as
 });
 
 test.describe('charges', () => {
-  test('search by reference, then refund part of the charge and see it in its history', async ({ page }) => {
+  test('search by reference, then open the charge', async ({ page }) => {
     const reference = `refund-${run}`;
     const created = await charge({ amount: 40.3, reference });
     await page.goto('/charges');
@@ -91,48 +91,6 @@ test.describe('charges', () => {
     await results.getByRole('link').click();
     await expect(page).toHaveURL(`/charges/${String(created.chargeId)}`);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('A$40.30');
-    const refund = page.getByRole('form', { name: 'Refund' });
-    const amount = refund.getByLabel('Amount (AUD)');
-    await expect(amount).toHaveAccessibleDescription('Leave empty to refund all that is left (A$40.30)');
-    await amount.fill('15.5');
-    await refund.getByLabel('Comment').fill('damaged box');
-    // A double click refunds once.
-    const refunds: string[] = [];
-    page.on('request', (request) => void (request.url().includes('/trpc/charge.refund') && refunds.push(request.url())));
-    await refund.getByRole('button', { name: 'Refund' }).dblclick();
-    await expect(page.getByRole('status').filter({ hasText: 'the charge is now PARTIAL REFUND' })).toBeVisible();
-    const history = page.getByRole('region', { name: 'History' });
-    await expect(history).toContainText('Refunded A$15.50 — “damaged box”');
-    await expect(history.getByRole('listitem').filter({ hasText: 'Refunded' })).toHaveCount(1);
-    // What is left, counted in cents: 40.30 − 15.50 is 24.80 (24.799999999999997 in floating point).
-    await expect(amount).toHaveAccessibleDescription('Leave empty to refund all that is left (A$24.80)');
-    await screenshot(page, 'charge-detail');
-
-    const api = await merchantApi();
-    const stored = (await (await api.get(`/charge/${String(created.chargeId)}`)).json()) as { refunds: unknown[] };
-    expect(stored).toMatchObject({ status: 'PARTIAL_REFUND', refundedAmount: 15.5 });
-    expect(stored.refunds).toHaveLength(1);
-    expect(refunds).toHaveLength(1);
-    await api.dispose();
-  });
-
-  test('capture part of an authorisation, void another; a refused action says why', async ({ page }) => {
-    const authorised = await charge({ amount: 50, capture: false, reference: `capture-${run}` });
-    await page.goto(`/charges/${String(authorised.chargeId)}`);
-    const capture = page.getByRole('form', { name: 'Capture' });
-    await capture.getByLabel('Amount (AUD)').fill('60');
-    await capture.getByRole('button', { name: 'Capture' }).click();
-    await expect(capture.getByRole('alert')).toContainText(/capture/i);
-    await capture.getByLabel('Amount (AUD)').fill('35');
-    await capture.getByRole('button', { name: 'Capture' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'the charge is now SUCCESS' })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'History' })).toContainText('Captured A$35.00');
-
-    const toVoid = await charge({ amount: 20, capture: false });
-    await page.goto(`/charges/${String(toVoid.chargeId)}`);
-    await page.getByRole('button', { name: 'Void the authorisation' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'AUTHORISE CANCELLED' })).toBeVisible();
-    await expect(page.getByRole('region', { name: 'Actions' })).toContainText('No action applies');
   });
 
   test('filters by status, amount and cardholder; pages through the results', async ({ page }) => {

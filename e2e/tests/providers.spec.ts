@@ -28,7 +28,7 @@ test('a Stripe provider added in the dashboard against the fake Stripe: credenti
   await expect(details).toContainText('SecretKey');
   await expect(page.getByRole('heading', { name: 'Pending notifications' })).toBeVisible();
   await page.getByRole('button', { name: 'Check credentials' }).click();
-  await expect(page.getByText('The provider accepted the credentials.')).toBeVisible();
+  await expect(page.getByText('Stripe accepted the credentials.')).toBeVisible();
   const providerId = new URL(page.url()).pathname.split('/').pop() ?? '';
 
   // Edited: the stored key is not shown back, and an empty field keeps it.
@@ -38,9 +38,23 @@ test('a Stripe provider added in the dashboard against the fake Stripe: credenti
   await page.getByRole('button', { name: 'Save the provider' }).click();
   await expect(page.getByRole('heading', { name: `${name} renamed`, level: 1 })).toBeVisible();
   await page.getByRole('button', { name: 'Check credentials' }).click();
-  await expect(page.getByText('The provider accepted the credentials.')).toBeVisible();
+  await expect(page.getByText('Stripe accepted the credentials.')).toBeVisible();
   expect(await page.content()).not.toContain(STRIPE_KEY);
   await screenshot(page, 'provider-stripe');
+
+  // A key Stripe does not take: the check says the credentials were refused, not that Stripe lacks a payment.
+  await page.getByRole('button', { name: 'Edit the provider' }).click();
+  await page.getByLabel('SecretKey').fill('sk_test_51WrongKey000000000000000');
+  await page.getByRole('button', { name: 'Save the provider' }).click();
+  await page.getByRole('button', { name: 'Check credentials' }).click();
+  await expect(page.getByRole('region', { name: 'Credentials' }).getByRole('alert')).toHaveText(
+    'Stripe refused the credentials (HTTP 401): check the key and the account they belong to.',
+  );
+  await page.getByRole('button', { name: 'Edit the provider' }).click();
+  await page.getByLabel('SecretKey').fill(STRIPE_KEY);
+  await page.getByRole('button', { name: 'Save the provider' }).click();
+  await page.getByRole('button', { name: 'Check credentials' }).click();
+  await expect(page.getByText('Stripe accepted the credentials.')).toBeVisible();
 
   const api = await merchantApi();
   const response = await api.post('/charge/card', {

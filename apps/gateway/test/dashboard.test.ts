@@ -255,7 +255,15 @@ describe('staff see their account only', () => {
     const batch = `PaymentMethodId,Amount,Currency,Reference\n${'pm_1,1.5,AUD,reference-of-a-row\n'.repeat(lines)}`;
     const checked = await b.mutate('batch.validate', { batch });
     expect(checked.status).toBe(200);
-    expect(checked.data).toMatchObject({ valid: true, count: lines });
+    // 100,000 × 1.50 counted in cents: exactly 150,000.
+    expect(checked.data).toMatchObject({ valid: true, count: lines, totals: [{ currency: 'AUD', amount: 150_000 }] });
+    const mixed = 'PaymentMethodId,Amount,Currency,Reference\npm_1,0.1,AUD,a\npm_1,0.2,AUD,b\npm_1,500,JPY,c\n';
+    expect((await b.mutate('batch.validate', { batch: mixed })).data).toMatchObject({
+      totals: [
+        { currency: 'AUD', amount: 0.3 },
+        { currency: 'JPY', amount: 500 },
+      ],
+    });
     const tooLarge = await b.mutate('paymentLink.create', { title: 'Big', amount: 1, description: 'x'.repeat(1_100_000) });
     expect(tooLarge.status).toBe(413);
   });
@@ -382,5 +390,38 @@ describe('failed sign-ins from one address', () => {
     } finally {
       await g.close();
     }
+  });
+});
+
+describe('money moved from the dashboard', () => {
+  // An account of its own: the charts above count every charge of theirs.
+  let c: TestAccount;
+  beforeAll(async () => {
+    c = await createAccount(t);
+    await t.gateway.services.staff.create({ id: c.accountId }, { email: 'cleo@example.com', name: 'Cleo', password });
+  });
+
+  it('refunds once for a repeated Idempotency-Key, and names the amount as the field at fault when it is too much', async () => {
+    const paid = await c.api.post('/charge/card', { amount: 30, providerId: c.providerIds[0], paymentInformation: card() });
+    const chargeId = paid.body.chargeId as string;
+    const b = await signedIn('cleo@example.com');
+    const key = { 'idempotency-key': `dashboard-refund-${chargeId}` };
+    const [first, second] = await Promise.all([
+      b.mutate('charge.refund', { chargeId, amount: '10' }, key),
+      b.mutate('charge.refund', { chargeId, amount: '10' }, key),
+    ]);
+    // The second waits (409, the first still running) or gets the first's answer: never a second refund.
+    expect([first.status, second.status]).toContain(200);
+    const again = await b.mutate('charge.refund', { chargeId, amount: '10' }, key);
+    expect(again.data).toMatchObject({ refundedAmount: 10 });
+    const stored = await c.api.get(`/charge/${chargeId}`);
+    expect(stored.body).toMatchObject({ status: 'PARTIAL_REFUND', refundedAmount: 10, refunds: [{ amount: 10 }] });
+
+    const over = await b.mutate('charge.refund', { chargeId, amount: '20.01' }, { 'idempotency-key': `over-${chargeId}` });
+    expect(over.status).toBe(400);
+    expect(over.error?.data.apiError).toMatchObject({
+      code: ERRORS.InvalidAmountMaximumAvailableRefund.code,
+      details: { amount: expect.stringContaining('more than') },
+    });
   });
 });

@@ -574,8 +574,8 @@ describe('a stripe provider', () => {
 describe('the dashboard', () => {
   it('checks a provider’s credentials with one harmless call, never echoing them', async () => {
     const check = (providerId: string) => asStaff<Record<string, unknown>>('dashboard.checkProviderCredentials', { providerId }, 'POST');
-    expect(await check(adyenId)).toEqual({ ok: true, message: 'The provider accepted the credentials.' });
-    expect(await check(stripeId)).toEqual({ ok: true, message: 'The provider accepted the credentials.' });
+    expect(await check(adyenId)).toEqual({ ok: true, message: 'Adyen accepted the credentials.' });
+    expect(await check(stripeId)).toEqual({ ok: true, message: 'Stripe accepted the credentials.' });
     const wrong = await a.api.post('/provider', {
       type: 'stripe',
       name: 'Stripe, wrong key',
@@ -583,7 +583,12 @@ describe('the dashboard', () => {
       authenticationParameters: { SecretKey: 'sk_test_51FakeGatewayNotSoRight0001' },
     });
     const refused = await check(String(wrong.body.providerId));
-    expect(refused).toMatchObject({ ok: false, message: expect.any(String) });
+    expect(refused).toEqual({
+      ok: false,
+      cause: 'refused',
+      httpStatus: 401,
+      message: 'Stripe refused the credentials (HTTP 401): check the key and the account they belong to.',
+    });
     expect(JSON.stringify(refused)).not.toContain('NotSoRight');
     expect(stripe.requests.filter((r) => r.path === '/v1/balance').map((r) => r.status)).toEqual([200, 401]);
   });

@@ -7,6 +7,7 @@ export * from './card/card-number-in-text';
 export * from './card/expiry';
 export * from './card/iin';
 export * from './errors/catalogue';
+export * from './errors/failure-reasons';
 export * from './charge/status';
 export * from './routing/least-cost';
 export * from './ids';

@@ -51,6 +51,26 @@ export interface ProviderFailure {
   gatewayMessage: string;
 }
 
+/**
+ * What a credential check found: the provider took the credentials, refused them (401 or 403), or
+ * could not tell, the endpoint being unreachable, silent past the timeout, or answering something
+ * else (another status, or an answer the provider would not give) that says nothing of them.
+ */
+export type CredentialCheck =
+  | { ok: true }
+  | { ok: false; cause: 'refused'; httpStatus: number }
+  | { ok: false; cause: 'unreachable' }
+  | { ok: false; cause: 'timed_out'; timeoutMs: number }
+  | { ok: false; cause: 'answered'; httpStatus?: number };
+
+/** The verdict of an HTTP status on a credential check. */
+export function credentialVerdict(httpStatus: number): CredentialCheck {
+  if (httpStatus >= 200 && httpStatus < 300) return { ok: true };
+  return httpStatus === 401 || httpStatus === 403
+    ? { ok: false, cause: 'refused', httpStatus }
+    : { ok: false, cause: 'answered', httpStatus };
+}
+
 export type ProviderResult<T> = { ok: true; value: T } | { ok: false; failure: ProviderFailure };
 
 /**
@@ -372,7 +392,7 @@ export interface ProviderConnector {
    */
   authenticationResult(req: AuthenticationResultRequest): Promise<ProviderResult<AuthenticationResult>>;
   /** One harmless authenticated call: are the credentials good? (the dashboard's "check credentials") */
-  checkCredentials(): Promise<ProviderResult<void>>;
+  checkCredentials(): Promise<CredentialCheck>;
 
   /** Keeps a card at the acquirer for later payments. */
   storeCard(req: StoreCardRequest): Promise<ProviderResult<StoredCard>>;

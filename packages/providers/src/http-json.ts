@@ -1,5 +1,6 @@
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { credentialVerdict, type CredentialCheck } from './connector.js';
 
 /**
  * One pool of kept-alive connections per process and scheme: a connector call should not pay for a
@@ -13,6 +14,28 @@ const httpsAgent = new HttpsAgent({ keepAlive: true, maxSockets: 256, rejectUnau
 
 export class HttpTimeoutError extends Error {
   override name = 'TimeoutError';
+}
+
+/** An answer whose body is not JSON (a SyntaxError, as JSON.parse throws), with its HTTP status. */
+export class UnreadableAnswerError extends SyntaxError {
+  constructor(readonly status: number) {
+    super(`The answer (HTTP ${status}) is not JSON`);
+  }
+}
+
+/**
+ * A credential check over HTTP: `send` makes the provider's harmless authenticated call; its status
+ * is the verdict (credentialVerdict), an answer that is not JSON is not the provider's, and no
+ * answer says whether the endpoint could not be reached or kept silent.
+ */
+export async function checkCredentialsWith(send: () => Promise<JsonAnswer>, timeoutMs: number): Promise<CredentialCheck> {
+  try {
+    return credentialVerdict((await send()).status);
+  } catch (error) {
+    if (error instanceof HttpTimeoutError) return { ok: false, cause: 'timed_out', timeoutMs };
+    if (error instanceof UnreadableAnswerError) return { ok: false, cause: 'answered', httpStatus: error.status };
+    return { ok: false, cause: 'unreachable' };
+  }
 }
 
 export interface JsonAnswer {
@@ -55,10 +78,11 @@ export function requestJson(
       res.on('end', () => {
         clearTimeout(timer);
         const text = Buffer.concat(chunks).toString('utf8');
+        const status = res.statusCode ?? 0;
         try {
-          resolve({ status: res.statusCode ?? 0, json: text === '' ? undefined : JSON.parse(text), headers: res.headers });
-        } catch (error) {
-          reject(error);
+          resolve({ status, json: text === '' ? undefined : JSON.parse(text), headers: res.headers });
+        } catch {
+          reject(new UnreadableAnswerError(status));
         }
       });
     });

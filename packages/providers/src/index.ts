@@ -14,6 +14,7 @@ export type {
   CaptureRequest,
   CardDetails,
   CardSummary,
+  CredentialCheck,
   Debit,
   DebitAccount,
   DebitRequest,

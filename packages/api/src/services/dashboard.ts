@@ -1,5 +1,6 @@
 import { notFound, toWireAmount } from '@gateway/core';
 import type { Account } from '@gateway/db';
+import { providerType, type CredentialCheck } from '@gateway/providers';
 import { threeDsTimeoutMs } from './charges/three-d-secure';
 import { isWaitingForPayer } from './charges/view';
 import type { Dependencies } from './deps';
@@ -8,6 +9,21 @@ import { connectorFor } from './providers/connectors';
 import { requireProvider } from './providers/selection';
 
 const DAY_MS = 86_400_000;
+
+/** What a credential check found, for staff: the cause, and what to look at. */
+export function credentialCheckMessage(provider: string, check: CredentialCheck): string {
+  if (check.ok) return `${provider} accepted the credentials.`;
+  switch (check.cause) {
+    case 'refused':
+      return `${provider} refused the credentials (HTTP ${check.httpStatus}): check the key and the account they belong to.`;
+    case 'unreachable':
+      return `The endpoint could not be reached (no connection): check its address, or whether ${provider} is up.`;
+    case 'timed_out':
+      return `The endpoint did not answer within ${check.timeoutMs} ms: check its address, or try again later.`;
+    case 'answered':
+      return `The endpoint answered${check.httpStatus === undefined ? '' : ` HTTP ${check.httpStatus}`}, not as ${provider} answers a credential check: check that its address is ${provider}'s API. The credentials were not checked.`;
+  }
+}
 /** Charge states in which the provider accepted the payment. */
 const ACCEPTED = ['SUCCESS', 'PARTIAL_REFUND', 'REFUND', 'AUTHORISE', 'AUTHORISE_CANCELLED'];
 
@@ -114,16 +130,15 @@ export function createDashboardService({ db, clock, config, logger }: Dependenci
 
   /**
    * The dashboard's "check credentials": one harmless authenticated call with the provider's stored
-   * credentials (Stripe reads the balance, Adyen lists payment methods). Answers the connector's text
-   * on failure, never the provider's.
+   * credentials (Stripe reads the balance, Adyen lists payment methods). Names the cause of a
+   * failure: the credentials refused, the endpoint unreachable or silent, or another answer (with
+   * its HTTP status), which says nothing of the credentials. Never the provider's own text.
    */
   async function checkCredentials(account: Account, providerId: string) {
     const provider = await requireProvider(db, account.id, providerId, 404);
     const result = await connectorFor(provider, config).checkCredentials();
-    logger.info({ providerId, ok: result.ok }, 'provider credentials checked');
-    return result.ok
-      ? { ok: true, message: 'The provider accepted the credentials.' }
-      : { ok: false, message: result.failure.gatewayMessage, gatewayCode: result.failure.gatewayCode };
+    logger.info({ providerId, ...result }, 'provider credentials checked');
+    return { ...result, message: credentialCheckMessage(providerType(provider.type)?.displayName ?? provider.type, result) };
   }
 
   /**

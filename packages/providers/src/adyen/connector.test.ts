@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { HOLDER_NAME_OUTCOMES } from '@gateway/provider-fakes';
 import { describe, expect, it } from 'vitest';
 import type { AuthoriseRequest } from '../connector.js';
 import { failureOf, valueOf } from '../testing.js';
 import { ERRORS, REFUSALS } from './codes.js';
+import { createAdyenConnector } from './connector.js';
 import { adyenScenarios } from './scenarios.js';
 import { attemptKey, card, cardSource, contractForTests, FAKE_ACCOUNT, payment, startAdyenContract, VISA } from './testing.js';
 
@@ -35,6 +38,37 @@ describe('against the fake Adyen', () => {
       return { providerToken, shopperReference };
     },
   }));
+});
+
+describe('credential check', () => {
+  /** A local server that accepts connections and answers as `answer` says (never, when it says nothing). */
+  async function endpoint(answer?: (res: ServerResponse) => void) {
+    const server = createServer((_req, res) => answer?.(res));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const close = () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    };
+    return { url, close };
+  }
+  const adyenAt = (baseUrl: string) =>
+    createAdyenConnector({ baseUrl, timeoutMs: 300, apiKey: FAKE_ACCOUNT.apiKey, merchantAccount: FAKE_ACCOUNT.merchantAccount });
+
+  it('names the cause: an endpoint unreachable, silent, or answering what Adyen does not', async () => {
+    const gone = await endpoint();
+    await gone.close();
+    expect(await adyenAt(gone.url).checkCredentials()).toEqual({ ok: false, cause: 'unreachable' });
+    const silent = await endpoint();
+    expect(await adyenAt(silent.url).checkCredentials()).toEqual({ ok: false, cause: 'timed_out', timeoutMs: 300 });
+    await silent.close();
+    const page = await endpoint((res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>'));
+    expect(await adyenAt(page.url).checkCredentials()).toEqual({ ok: false, cause: 'answered', httpStatus: 404 });
+    await page.close();
+    const teapot = await endpoint((res) => res.writeHead(418, { 'content-type': 'application/json' }).end('{}'));
+    expect(await adyenAt(teapot.url).checkCredentials()).toEqual({ ok: false, cause: 'answered', httpStatus: 418 });
+    await teapot.close();
+  });
 });
 
 describe('code table', () => {

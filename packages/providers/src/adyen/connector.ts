@@ -10,7 +10,7 @@ import type {
   StoredCard,
   ThreeDsOutcome,
 } from '../connector.js';
-import { HttpTimeoutError, requestJson } from '../http-json.js';
+import { checkCredentialsWith, HttpTimeoutError, requestJson } from '../http-json.js';
 import { failure, unsupported } from '../provider-type.js';
 import { awaitsShopper, detailsFailure, errorFailure, paymentFailure, refusalByReason, undecided } from './codes.js';
 import { toAdyenUnits } from './currencies.js';
@@ -68,17 +68,22 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
   const { merchantAccount } = config;
 
+  /** One request to Adyen with the API key; its answer as it came. */
+  function send(method: string, path: string, options: { body?: Json; idempotencyKey?: string; query?: Record<string, string> } = {}) {
+    const query = options.query ? `?${new URLSearchParams(options.query)}` : '';
+    const headers: Record<string, string> = { 'x-api-key': config.apiKey, accept: 'application/json' };
+    if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
+    return requestJson(method, `${baseUrl}${path}${query}`, options.body, headers, config.timeoutMs);
+  }
+
   async function call(
     method: string,
     path: string,
     options: { body?: Json; idempotencyKey?: string; query?: Record<string, string> } = {},
   ): Promise<Result<Json>> {
-    const query = options.query ? `?${new URLSearchParams(options.query)}` : '';
-    const headers: Record<string, string> = { 'x-api-key': config.apiKey, accept: 'application/json' };
-    if (options.idempotencyKey !== undefined) headers['idempotency-key'] = options.idempotencyKey;
     let answer;
     try {
-      answer = await requestJson(method, `${baseUrl}${path}${query}`, options.body, headers, config.timeoutMs);
+      answer = await send(method, path, options);
     } catch (err) {
       if (err instanceof HttpTimeoutError) {
         return failure('timeout', 'TIMEOUT', `No answer from Adyen within ${config.timeoutMs} ms; outcome unknown`, true);
@@ -306,7 +311,7 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
       return read(call('POST', '/cancels', { body, idempotencyKey: subCallKey(key) }), () => undefined);
     },
 
-    checkCredentials: async () => read(call('POST', '/paymentMethods', { body: { merchantAccount } }), () => undefined),
+    checkCredentials: () => checkCredentialsWith(() => send('POST', '/paymentMethods', { body: { merchantAccount } }), config.timeoutMs),
 
     storeCard: async (req) => {
       if (req.source.type === 'single_use_token') return unsupported(TYPE, 'single-use tokens');

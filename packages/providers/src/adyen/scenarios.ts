@@ -38,15 +38,11 @@ export function adyenScenarios(context: () => ScenarioContext): void {
 
   describe('credentials', () => {
     it('checks them with one harmless call', async () => {
-      valueOf(await ctx().connector.checkCredentials());
+      expect(await ctx().connector.checkCredentials()).toEqual({ ok: true });
     });
 
     it('says when Adyen refuses the API key', async () => {
-      expect(failureOf(await ctx().wrongKey.checkCredentials())).toMatchObject({
-        category: 'credentials_refused',
-        retryable: false,
-        gatewayCode: 'HTTP_401',
-      });
+      expect(await ctx().wrongKey.checkCredentials()).toEqual({ ok: false, cause: 'refused', httpStatus: 401 });
     });
   });
 

@@ -11,7 +11,7 @@ import type {
   ProviderFailure,
   ProviderResult,
 } from '../connector.js';
-import { HttpTimeoutError, requestJson } from '../http-json.js';
+import { checkCredentialsWith, HttpTimeoutError, requestJson } from '../http-json.js';
 import { failure } from '../provider-type.js';
 import { refusal } from './simulator/response-codes.js';
 
@@ -44,6 +44,10 @@ export function createSimulatedConnector(config: SimulatedConnectorConfig): Prov
     return { redirect: { url: `${config.issuerPageUrl.replace(/\/+$/, '')}/${encodeURIComponent(id)}`, method: 'GET' } };
   };
 
+  /** One request to the simulator, with the latency it should add; its answer as it came. */
+  const send = (method: string, path: string, body: Json | undefined, headers: Record<string, string>) =>
+    requestJson(method, `${baseUrl}${path}`, body, { 'x-simulator-latency': `${minMs}-${maxMs}`, ...headers }, config.timeoutMs);
+
   async function call<T>(
     method: string,
     path: string,
@@ -54,8 +58,7 @@ export function createSimulatedConnector(config: SimulatedConnectorConfig): Prov
     let status: number;
     let json: unknown;
     try {
-      const allHeaders = { 'x-simulator-latency': `${minMs}-${maxMs}`, ...headers };
-      ({ status, json } = await requestJson(method, `${baseUrl}${path}`, body, allHeaders, config.timeoutMs));
+      ({ status, json } = await send(method, path, body, headers));
     } catch (err) {
       if (err instanceof HttpTimeoutError) {
         return failure('timeout', 'TIMEOUT', `No answer from the acquirer within ${config.timeoutMs} ms; outcome unknown`, true);
@@ -129,7 +132,8 @@ export function createSimulatedConnector(config: SimulatedConnectorConfig): Prov
     // Idempotent by the authorise call's key, which the acquirer takes in the body.
     reverse: (req) => call('POST', '/v1/reversals', { idempotencyKey: req.idempotencyKey }, {}, () => undefined),
     // The simulator takes no credentials: reading its operations is the harmless call.
-    checkCredentials: () => call('GET', '/v1/operations?idempotencyKey=check-credentials', undefined, {}, () => undefined),
+    checkCredentials: () =>
+      checkCredentialsWith(() => send('GET', '/v1/operations?idempotencyKey=check-credentials', undefined, {}), config.timeoutMs),
 
     storeCard: (req) =>
       call(

@@ -285,9 +285,26 @@ describe('reverse after Stripe forgot the key (24 h)', () => {
 });
 
 describe('errors of Stripe and of the network', () => {
-  it('answers credentials_refused for a key Stripe does not take', async () => {
+  it('tells a credential check refused from an endpoint unreachable, silent, or answering something else', async () => {
+    expect(await connector.checkCredentials()).toEqual({ ok: true });
     const wrong = connectorTo(fake.url, 'sk_test_51WrongKey000000000000000');
-    expect(failureOf(await wrong.checkCredentials())).toMatchObject({ category: 'credentials_refused', gatewayCode: 'HTTP_401' });
+    expect(await wrong.checkCredentials()).toEqual({ ok: false, cause: 'refused', httpStatus: 401 });
+
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    expect(await connectorTo(`http://127.0.0.1:${port}`, fake.secretKey).checkCredentials()).toEqual({ ok: false, cause: 'unreachable' });
+
+    fake.hangNext({ method: 'GET', path: '/v1/balance' });
+    expect(await impatient.checkCredentials()).toEqual({ ok: false, cause: 'timed_out', timeoutMs: 800 });
+
+    // Not Stripe: a web server's page for an unknown path.
+    const notStripe = createServer((_req, res) => res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not found</h1>'));
+    await new Promise<void>((resolve) => notStripe.listen(0, '127.0.0.1', resolve));
+    const elsewhere = connectorTo(`http://127.0.0.1:${(notStripe.address() as AddressInfo).port}`, fake.secretKey);
+    expect(await elsewhere.checkCredentials()).toMatchObject({ ok: false, cause: 'answered' });
+    await new Promise((resolve) => notStripe.close(resolve));
   });
 
   it('answers a retryable failure when Stripe cannot be reached', async () => {
@@ -295,7 +312,7 @@ describe('errors of Stripe and of the network', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    expect(failureOf(await connectorTo(`http://127.0.0.1:${port}`, fake.secretKey).checkCredentials())).toMatchObject({
+    expect(failureOf(await connectorTo(`http://127.0.0.1:${port}`, fake.secretKey).authorise(payment(card())))).toMatchObject({
       category: 'processor_error',
       gatewayCode: 'NETWORK',
       retryable: true,

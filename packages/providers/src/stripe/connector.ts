@@ -1,15 +1,17 @@
 import Stripe from 'stripe';
-import type {
-  AuthenticationResult,
-  AuthenticationResultRequest,
-  AuthoriseRequest,
-  Authorisation,
-  CardSummary,
-  ProviderConnector,
-  ProviderResult,
-  ReverseRequest,
-  StoredCard,
-  StoredCardRef,
+import {
+  credentialVerdict,
+  type AuthenticationResult,
+  type AuthenticationResultRequest,
+  type AuthoriseRequest,
+  type Authorisation,
+  type CardSummary,
+  type CredentialCheck,
+  type ProviderConnector,
+  type ProviderResult,
+  type ReverseRequest,
+  type StoredCard,
+  type StoredCardRef,
 } from '../connector.js';
 import { unsupported, type ConnectorOptions } from '../provider-type.js';
 import { codeForError, failureFor, type StripeCode } from './codes.js';
@@ -328,9 +330,18 @@ export function createStripeConnector(options: ConnectorOptions): ProviderConnec
 
     reverse,
 
-    async checkCredentials() {
-      const balance = await call(() => stripe.balance.retrieve());
-      return balance.ok ? { ok: true, value: undefined } : balance;
+    async checkCredentials(): Promise<CredentialCheck> {
+      try {
+        await stripe.balance.retrieve();
+        return { ok: true };
+      } catch (error) {
+        const code = codeFor(error);
+        if (code === 'TIMEOUT') return { ok: false, cause: 'timed_out', timeoutMs: options.timeoutMs };
+        if (code === 'NETWORK') return { ok: false, cause: 'unreachable' };
+        const status = stripeError(error)?.statusCode;
+        // An error without an error status (an answer stripe-node could not read) is not Stripe's.
+        return status !== undefined && status >= 400 ? credentialVerdict(status) : { ok: false, cause: 'answered', httpStatus: status };
+      }
     },
 
     async storeCard(req) {

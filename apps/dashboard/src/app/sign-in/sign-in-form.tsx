@@ -5,7 +5,8 @@ import { useRouter, useSearchParams } from 'next/navigation';
 import { Field } from '../../components/field';
 import { Message } from '../../components/message';
 import { useHydrated } from '../../lib/hydrated';
-import { errorMessage, useTRPC } from '../../lib/trpc';
+import { SIGN_IN_REASONS, useTRPC } from '../../lib/trpc';
+import { ServerError } from '../../components/server-error';
 
 /**
  * Only pages of this dashboard: a `next` that points elsewhere would make this an open redirect.
@@ -25,7 +26,9 @@ function safeNext(next: string | null): string {
 export function SignInForm() {
   const trpc = useTRPC();
   const router = useRouter();
-  const next = useSearchParams().get('next');
+  const query = useSearchParams();
+  const next = query.get('next');
+  const reason = query.get('reason');
   const signIn = useMutation(trpc.staff.signIn.mutationOptions({ onSuccess: () => router.replace(safeNext(next)) }));
   const hydrated = useHydrated();
   return (
@@ -38,11 +41,14 @@ export function SignInForm() {
         signIn.mutate({ email: String(data.get('email')), password: String(data.get('password')) });
       }}
     >
+      <Message kind="warning">
+        {reason && Object.hasOwn(SIGN_IN_REASONS, reason) ? SIGN_IN_REASONS[reason as keyof typeof SIGN_IN_REASONS] : null}
+      </Message>
       <Field label="Email">{(props) => <input name="email" type="email" autoComplete="username" required {...props} />}</Field>
       <Field label="Password">
         {(props) => <input name="password" type="password" autoComplete="current-password" required {...props} />}
       </Field>
-      <Message kind="error">{signIn.error ? errorMessage(signIn.error) : null}</Message>
+      <ServerError error={signIn.error} />
       <button type="submit" disabled={!hydrated || signIn.isPending}>
         {signIn.isPending ? 'Signing in…' : 'Sign in'}
       </button>

@@ -16,4 +16,7 @@ export const output = z.object({
     }),
   ),
   truncated: z.boolean().meta({ description: 'More problems were found than are listed' }),
+  totals: z
+    .array(z.object({ currency: z.string(), amount: z.number() }))
+    .meta({ description: 'What the lines without problems add up to, per currency' }),
 });

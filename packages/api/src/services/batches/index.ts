@@ -1,15 +1,23 @@
-import { newId, notFound } from '@gateway/core';
+import { newId, notFound, toWireAmount } from '@gateway/core';
 import type { Account, Prisma } from '@gateway/db';
 import type { BatchListView, BatchStatusView, BatchView, NewBatch } from '../../schemas/batch';
 import { dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { bindKey, type HeldKey } from '../idempotency';
+import { requireCurrency } from '../money';
 import { sealWebhook } from '../webhooks';
 import { checkBatch, readBatch, type BatchLine, type BatchText } from './input';
 import { createBatchProcessing, type BatchProcessingDeps } from './processing';
 import { resultsCsv, toBatchStatusView } from './view';
 
 export type { BatchCheck, BatchLine, BatchProblem, BatchText } from './input';
+
+/** What the lines add up to, per currency (in its minor units, exactly), in the order currencies first appear. */
+function totalsByCurrency(lines: BatchLine[]): Array<{ currency: string; amount: number }> {
+  const totals = new Map<string, bigint>();
+  for (const { currency, amount } of lines) totals.set(currency, (totals.get(currency) ?? 0n) + amount);
+  return [...totals].map(([code, minor]) => ({ currency: code, amount: toWireAmount(minor, requireCurrency(code)) }));
+}
 
 export interface BatchSearch {
   /** Exact match. */
@@ -61,8 +69,8 @@ export function createBatchService(deps: Dependencies, processingDeps: BatchProc
      * only when given.
      */
     validate(input: BatchText) {
-      const { count, problems, truncated } = checkBatch(input);
-      return { valid: problems.length === 0, count, problems, truncated };
+      const { count, transactions, problems, truncated } = checkBatch(input);
+      return { valid: problems.length === 0, count, problems, truncated, totals: totalsByCurrency(transactions) };
     },
 
     /**

@@ -156,7 +156,8 @@ export function createChargeLifecycle(
     requireStatus(charge, 'capture');
     const amount = requested === undefined ? charge.amount : requireAmount(requested, requireCurrency(charge.currency));
     if (amount > charge.amount) {
-      throw new ApiError('InvalidCaptureAmountPassed', { message: 'The capture amount is more than the authorised amount' });
+      const message = 'The capture amount is more than the authorised amount';
+      throw new ApiError('InvalidCaptureAmountPassed', { message, details: { amount: message } });
     }
     await lease(account, charge, 'capture', { chargeId, amount: String(amount) }, heldKey);
     await completeOperation(chargeId, 'capture', amount);
@@ -258,9 +259,8 @@ export function createChargeLifecycle(
     const refundId = heldKey?.resourceId ?? newId();
     if (amount <= 0n || !(await reserveRefund(account, chargeId, { id: refundId, amount, comment: comment ?? null }, heldKey))) {
       requireStatus(await load(account, chargeId), 'refund');
-      throw new ApiError('InvalidAmountMaximumAvailableRefund', {
-        message: 'The refund amount is more than what is left to refund on this charge',
-      });
+      const message = 'The refund amount is more than what is left to refund on this charge';
+      throw new ApiError('InvalidAmountMaximumAvailableRefund', { message, details: { amount: message } });
     }
     await completeRefund(refundId);
     return toChargeView(await load(account, chargeId));

@@ -5,7 +5,8 @@ import { useState } from 'react';
 import { CopyButton } from '../../../components/copy-button';
 import { Loaded } from '../../../components/loaded';
 import { Message } from '../../../components/message';
-import { errorMessage, useTRPC } from '../../../lib/trpc';
+import { useTRPC } from '../../../lib/trpc';
+import { ServerError } from '../../../components/server-error';
 
 /** A key in full, with a button to copy it. */
 function Key({ value, name, testId }: { value: string; name: string; testId: string }) {
@@ -74,7 +75,7 @@ export function ApiKeys() {
                 </button>
               </div>
             )}
-            <Message kind="error">{rotate.error ? errorMessage(rotate.error) : null}</Message>
+            <ServerError error={rotate.error} />
           </section>
         </>
       )}

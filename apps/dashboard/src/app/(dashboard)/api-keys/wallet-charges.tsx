@@ -4,8 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { Field } from '../../../components/field';
 import { Loaded } from '../../../components/loaded';
-import { Message } from '../../../components/message';
-import { errorMessage, useTRPC } from '../../../lib/trpc';
+import { useTRPC } from '../../../lib/trpc';
+import { ServerError } from '../../../components/server-error';
 
 /** The form, from the saved settings: whether the public key takes wallet charges, and their cap. */
 function WalletChargesForm({ saved }: { saved: { enabled: boolean; maxAmount: number | null } }) {
@@ -36,7 +36,7 @@ function WalletChargesForm({ saved }: { saved: { enabled: boolean; maxAmount: nu
           {save.isPending ? 'Saving…' : 'Save'}
         </button>
       </div>
-      <Message kind="error">{save.error ? errorMessage(save.error) : null}</Message>
+      <ServerError error={save.error} />
     </form>
   );
 }

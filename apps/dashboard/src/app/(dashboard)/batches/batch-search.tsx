@@ -3,11 +3,10 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { addedFilters, SearchView, useSearch, type FilterField } from '../../../components/search';
-import { StatusBadge } from '../../../components/status-badge';
 import { formatDate } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import type { Inputs } from '../../../lib/types';
-import { percentDone, type BatchStatus } from './batch-status';
+import { BatchStatusBadge, percentDone, type BatchStatus } from './batch-status';
 
 /** Every filter of GET /batch. */
 const FILTERS: FilterField[] = [{ name: 'description', label: 'Description', hint: 'The whole description, exactly' }, ...addedFilters()];
@@ -15,7 +14,7 @@ const FILTERS: FilterField[] = [{ name: 'description', label: 'Description', hin
 const columns = [
   { header: 'Added', cell: (b: BatchStatus) => <Link href={`/batches/${b.batchId}`}>{formatDate(b.dateAdded)}</Link> },
   { header: 'Description', cell: (b: BatchStatus) => b.description || '—' },
-  { header: 'Status', cell: (b: BatchStatus) => <StatusBadge status={b.status} /> },
+  { header: 'Status', cell: (b: BatchStatus) => <BatchStatusBadge batch={b} /> },
   { header: 'Transactions', numeric: true, cell: (b: BatchStatus) => b.count },
   { header: 'Processed', numeric: true, cell: (b: BatchStatus) => percentDone(b) },
   { header: 'Succeeded', numeric: true, cell: (b: BatchStatus) => b.success },

@@ -4,9 +4,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useState, type ChangeEvent } from 'react';
 import { Field } from '../../../components/field';
-import { Message } from '../../../components/message';
-import { errorMessage, fieldErrors, useTRPC } from '../../../lib/trpc';
+import { fieldErrors, useTRPC } from '../../../lib/trpc';
 import type { Outputs } from '../../../lib/types';
+import { ServerError } from '../../../components/server-error';
 
 type Provider = Outputs['provider']['get'];
 export type ProviderType = Outputs['info']['providerTypes']['providerTypes'][number];
@@ -149,7 +149,7 @@ export function ProviderForm({ provider, onSaved }: { provider?: Provider; onSav
           })}
         </fieldset>
       )}
-      <Message kind="error">{mutation.error ? errorMessage(mutation.error) : null}</Message>
+      <ServerError error={mutation.error} />
       <div>
         <button type="submit" disabled={mutation.isPending}>
           {mutation.isPending ? 'Saving…' : provider ? 'Save the provider' : 'Create the provider'}

@@ -6,10 +6,9 @@ import { useState } from 'react';
 import { Details } from '../../../../components/details';
 import { Loaded } from '../../../../components/loaded';
 import { Message } from '../../../../components/message';
-import { StatusBadge } from '../../../../components/status-badge';
 import { formatDate, formatMetadata } from '../../../../lib/format';
 import { errorMessage, useTRPC } from '../../../../lib/trpc';
-import { isRunning, percentDone, type BatchStatus } from '../batch-status';
+import { BatchStatusBadge, isRunning, percentDone, type BatchStatus } from '../batch-status';
 
 /** How often a running batch's progress is read. */
 const POLL_MS = 1_000;
@@ -90,7 +89,7 @@ export function BatchDetail({ batchId }: { batchId: string }) {
         <>
           <div className="page-header">
             <h1>
-              {batch.description || 'Batch'} <StatusBadge status={batch.status} />
+              {batch.description || 'Batch'} <BatchStatusBadge batch={batch} />
             </h1>
             <Link href="/batches">All batches</Link>
           </div>

@@ -6,8 +6,10 @@ import { useState, type ChangeEvent } from 'react';
 import { DataTable } from '../../../../components/data-table';
 import { Field } from '../../../../components/field';
 import { Message } from '../../../../components/message';
+import { formatMoney } from '../../../../lib/format';
 import { errorMessage, useTRPC } from '../../../../lib/trpc';
 import type { Outputs } from '../../../../lib/types';
+import { ServerError } from '../../../../components/server-error';
 
 /** The dashboard sends a file in one request (10 MB at most, as JSON); larger batches go through the API. */
 const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -86,6 +88,7 @@ export function BatchUpload() {
     (check && !check.valid
       ? `${check.file} has ${plural(check.problems.length, 'problem')}${check.truncated ? ' or more' : ''}: correct the file and choose it again.`
       : undefined);
+  const total = check?.valid ? check.totals.map((t) => formatMoney(t.amount, t.currency)).join(' and ') : undefined;
   const progress = validate.isPending
     ? 'Checking the file…'
     : check?.valid
@@ -111,7 +114,12 @@ export function BatchUpload() {
       <Message kind="error">{problem}</Message>
       <Message kind="success">{progress}</Message>
       {check && !check.valid && <Problems file={check.file} problems={check.problems} truncated={check.truncated} />}
-      <Message kind="error">{create.error ? errorMessage(create.error) : null}</Message>
+      <ServerError error={create.error} />
+      {total && (
+        <p>
+          Total to charge: <strong>{total}</strong>
+        </p>
+      )}
       <div>
         <button type="submit" disabled={!check?.valid || sent}>
           {sent ? 'Sending…' : check?.valid ? `Charge ${plural(check.count, 'transaction')}` : 'Charge the transactions'}

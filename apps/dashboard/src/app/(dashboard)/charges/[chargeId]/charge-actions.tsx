@@ -1,132 +1,278 @@
 'use client';
 
 import { canTransition, type ChargeStatus } from '@gateway/core/charge/status';
+import { parseAmount, toMinorUnits, parseDecimal, type AmountProblem } from '@gateway/core/money/amount';
+import { findCurrency } from '@gateway/core/money/currencies';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Field } from '../../../../components/field';
 import { Message } from '../../../../components/message';
+import { ServerError } from '../../../../components/server-error';
 import { amountLeft, formatMoney } from '../../../../lib/format';
-import { errorMessage, useTRPC } from '../../../../lib/trpc';
+import { fieldErrors, useTRPC, useTRPCClient, withIdempotencyKey } from '../../../../lib/trpc';
 import type { Charge } from '../../../../lib/types';
 
-/**
- * One action on a charge: its fields, a button, and its error announced. A click while the action
- * is under way is ignored: `isPending` disables the button only once React renders again, too late
- * for the second click of a double click, so a ref (set at once) guards the submission.
- */
-function ActionForm({
-  title,
-  submit,
-  mutation,
-  onSubmit,
-  children,
-}: {
+/** What an action sends: an amount for capture and refund, a reason for a refund. */
+interface ActionInput {
+  amount?: string;
+  comment?: string;
+}
+
+/** One action on a charge that moves money, as its dialog presents it. */
+interface MoneyAction {
+  /** The verb of the buttons: "Refund" (the confirm button adds the amount). */
+  verb: string;
+  /** The button that opens the dialog, and the dialog's title. */
   title: string;
-  submit: string;
-  mutation: { isPending: boolean; error: unknown };
-  onSubmit: (data: FormData) => Promise<unknown>;
-  children?: ReactNode;
+  /** The amount the action applies to: prefilled, and the most it may be when `editable`. */
+  amount: number;
+  editable: boolean;
+  /** "left to refund": how the hint names the most the amount may be. */
+  most?: string;
+  withReason?: boolean;
+  send: (input: ActionInput, idempotencyKey: string) => Promise<Charge>;
+  /** What happened and what is left, once it has. */
+  done: (amount: number, updated: Charge) => string;
+}
+
+/** 32 random hex digits (crypto.randomUUID exists only on https or localhost pages). */
+function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+const PROBLEMS: Record<AmountProblem, string> = {
+  not_a_number: 'Enter the amount as a number, such as 20.50',
+  not_positive: 'The amount must be more than zero',
+  too_precise: 'The amount has more decimals than the currency has',
+  too_large: 'The amount is too large',
+};
+
+/** What is wrong with the amount typed in, or undefined when it can be sent (empty is never "all"). */
+function amountProblem(text: string, currencyCode: string, most: number): string | undefined {
+  if (text.trim() === '') return 'Enter the amount';
+  const currency = findCurrency(currencyCode);
+  if (!currency) return undefined;
+  const parsed = parseAmount(text, currency);
+  if (!parsed.ok) return PROBLEMS[parsed.problem];
+  const mostDecimal = parseDecimal(most);
+  const mostMinor = mostDecimal && toMinorUnits(mostDecimal, currency);
+  return mostMinor !== undefined && parsed.minor > mostMinor ? `At most ${formatMoney(most, currencyCode)}` : undefined;
+}
+
+/**
+ * An action's button and its dialog (a native modal <dialog>: focus moves into it, Escape closes
+ * it, and focus goes back to the button). The confirm button names the action and the amount.
+ * The request carries an Idempotency-Key, one per submission: a retry of the same submission reuses
+ * it (the gateway answers the first outcome), a changed amount gets a new one. A click while the
+ * request runs is ignored (`busy`, set at once: `isPending` only disables the button once React
+ * renders again, too late for the second click of a double click), and the dialog cannot be closed
+ * then, so that it cannot be opened again for a second request while the first one runs.
+ */
+function ActionDialog({
+  action,
+  currency,
+  onDone,
+}: {
+  action: MoneyAction;
+  currency: string;
+  onDone: (text: string, updated: Charge) => void;
 }) {
+  const titleId = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const opener = useRef<HTMLButtonElement>(null);
   const busy = useRef(false);
+  const succeeded = useRef(false);
+  const submission = useRef<{ body: string; key: string }>(undefined);
+  const [amount, setAmount] = useState('');
+  const [comment, setComment] = useState('');
+  const [problem, setProblem] = useState<string>();
+  const mutation = useMutation({ mutationFn: ({ input, key }: { input: ActionInput; key: string }) => action.send(input, key) });
+
+  function open() {
+    setAmount(String(action.amount));
+    setComment('');
+    setProblem(undefined);
+    submission.current = undefined;
+    succeeded.current = false;
+    mutation.reset();
+    dialog.current?.showModal();
+  }
+
+  function close() {
+    if (!busy.current) dialog.current?.close();
+  }
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy.current) return;
+    const amountField = event.currentTarget.elements.namedItem('amount') as HTMLInputElement | null;
+    const wrong = action.editable ? amountProblem(amount, currency, action.amount) : undefined;
+    setProblem(wrong);
+    if (wrong) {
+      amountField?.focus();
+      return;
+    }
+    const input: ActionInput = {
+      ...(action.editable && { amount: amount.trim() }),
+      ...(action.withReason && comment.trim() && { comment: comment.trim() }),
+    };
+    const body = JSON.stringify(input);
+    if (submission.current?.body !== body) submission.current = { body, key: newIdempotencyKey() };
+    busy.current = true;
+    try {
+      const updated = await mutation.mutateAsync({ input, key: submission.current.key });
+      busy.current = false;
+      succeeded.current = true;
+      dialog.current?.close();
+      onDone(action.done(action.editable ? Number(input.amount) : action.amount, updated), updated);
+    } catch {
+      // Shown from mutation.error; the same submission may be tried again with the same key.
+      busy.current = false;
+    }
+  }
+
+  const valid = !action.editable || amountProblem(amount, currency, action.amount) === undefined;
+  const confirm = valid ? `${action.verb} ${formatMoney(action.editable ? Number(amount) : action.amount, currency)}` : action.verb;
+  const amountError = problem ?? fieldErrors(mutation.error).amount;
   return (
-    <form
-      className="stack"
-      aria-label={title}
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (busy.current) return;
-        busy.current = true;
-        // A failure is shown from mutation.error.
-        void onSubmit(new FormData(event.currentTarget))
-          .catch(() => undefined)
-          .finally(() => {
-            busy.current = false;
-          });
-      }}
-    >
-      <h3>{title}</h3>
-      {children}
-      <Message kind="error">{mutation.error ? errorMessage(mutation.error) : null}</Message>
-      <div>
-        <button type="submit" disabled={mutation.isPending}>
-          {mutation.isPending ? 'Working…' : submit}
-        </button>
-      </div>
-    </form>
+    <>
+      <button ref={opener} type="button" onClick={open}>
+        {action.title}
+      </button>
+      <dialog
+        ref={dialog}
+        aria-labelledby={titleId}
+        onCancel={(event) => {
+          if (busy.current) event.preventDefault();
+        }}
+        onClose={() => {
+          setProblem(undefined);
+          setAmount('');
+          setComment('');
+          // Back where the dialog was opened from; after it acted, the charge's message takes the focus.
+          if (!succeeded.current) opener.current?.focus();
+        }}
+      >
+        <form className="stack" noValidate onSubmit={submit}>
+          <h2 id={titleId}>{action.title}</h2>
+          {action.editable ? (
+            <Field
+              label={`Amount (${currency})`}
+              hint={`At most ${formatMoney(action.amount, currency)}${action.most ? ` ${action.most}` : ''}`}
+              error={amountError}
+            >
+              {(props) => (
+                <input
+                  name="amount"
+                  inputMode="decimal"
+                  value={amount}
+                  onChange={(e) => {
+                    setAmount(e.target.value);
+                    setProblem(undefined);
+                  }}
+                  {...props}
+                />
+              )}
+            </Field>
+          ) : (
+            <p>Amount: {formatMoney(action.amount, currency)}</p>
+          )}
+          {action.withReason && (
+            <Field label="Reason (optional)" error={fieldErrors(mutation.error).comment}>
+              {(props) => <input name="comment" maxLength={500} value={comment} onChange={(e) => setComment(e.target.value)} {...props} />}
+            </Field>
+          )}
+          <ServerError error={mutation.error} />
+          <div className="row">
+            <button type="submit" disabled={mutation.isPending}>
+              {mutation.isPending ? 'Working…' : confirm}
+            </button>
+            <button type="button" className="secondary" onClick={close} disabled={mutation.isPending}>
+              Back
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </>
   );
 }
 
-const text = (data: FormData, name: string) => String(data.get(name) ?? '').trim() || undefined;
-
-function AmountField({ currency, hint }: { currency: string; hint: string }) {
-  return (
-    <Field label={`Amount (${currency})`} hint={hint}>
-      {(props) => <input name="amount" inputMode="decimal" {...props} />}
-    </Field>
-  );
-}
-
-/** Capture or void an authorisation; refund a captured charge in full or in part. */
+/** Capture or void an authorisation; refund a captured charge in full or in part. Each asks first. */
 export function ChargeActions({ charge }: { charge: Charge }) {
   const trpc = useTRPC();
+  const client = useTRPCClient();
   const queryClient = useQueryClient();
   const { chargeId, currency } = charge;
-  const [done, setDone] = useState<string>();
-  const onSuccess = async (updated: Charge) => {
-    setDone(`Done: the charge is now ${updated.status.replaceAll('_', ' ')}.`);
+  const [done, setDone] = useState<{ text: string }>();
+  const doneMessage = useRef<HTMLDivElement>(null);
+  // The buttons change with the charge's state: focus goes to what happened, not to the page's body.
+  useEffect(() => {
+    if (done) doneMessage.current?.focus();
+  }, [done]);
+  const money = (amount: number) => formatMoney(amount, currency);
+  const status = charge.status as ChargeStatus;
+  const authorised = charge.authorisationAmount ?? charge.amount;
+
+  async function onDone(text: string, updated: Charge) {
+    setDone({ text });
     queryClient.setQueryData(trpc.charge.get.queryKey({ chargeId }), updated);
     await queryClient.invalidateQueries(trpc.charge.search.pathFilter());
-  };
-  const capture = useMutation(trpc.charge.capture.mutationOptions({ onSuccess }));
-  const voidCharge = useMutation(trpc.charge.void.mutationOptions({ onSuccess }));
-  const refund = useMutation(trpc.charge.refund.mutationOptions({ onSuccess }));
-  const status = charge.status as ChargeStatus;
-  const left = amountLeft(charge.amount, charge.refundedAmount, currency);
-  const actions = [
-    canTransition(status, 'capture') && (
-      <ActionForm
-        key="capture"
-        title="Capture"
-        submit="Capture"
-        mutation={capture}
-        onSubmit={(d) => capture.mutateAsync({ chargeId, amount: text(d, 'amount') })}
-      >
-        <AmountField
-          currency={currency}
-          hint={`Leave empty to capture all ${formatMoney(charge.authorisationAmount ?? charge.amount, currency)}`}
-        />
-      </ActionForm>
-    ),
-    canTransition(status, 'void') && (
-      <ActionForm
-        key="void"
-        title="Void"
-        submit="Void the authorisation"
-        mutation={voidCharge}
-        onSubmit={() => voidCharge.mutateAsync({ chargeId })}
-      />
-    ),
-    canTransition(status, 'refund') && (
-      <ActionForm
-        key="refund"
-        title="Refund"
-        submit="Refund"
-        mutation={refund}
-        onSubmit={(d) => refund.mutateAsync({ chargeId, amount: text(d, 'amount'), comment: text(d, 'comment') })}
-      >
-        <AmountField
-          currency={currency}
-          hint={`Leave empty to refund all that is left${left === undefined ? '' : ` (${formatMoney(left, currency)})`}`}
-        />
-        <Field label="Comment">{(props) => <input name="comment" maxLength={500} {...props} />}</Field>
-      </ActionForm>
-    ),
-  ].filter(Boolean);
+  }
+  const leftToRefund = (c: Charge) => amountLeft(c.amount, c.refundedAmount, currency);
+
+  const actions: MoneyAction[] = [];
+  if (canTransition(status, 'capture')) {
+    actions.push(
+      {
+        verb: 'Capture',
+        title: 'Capture',
+        amount: authorised,
+        editable: true,
+        most: 'authorised',
+        send: (input, key) => client.charge.capture.mutate({ chargeId, amount: input.amount }, withIdempotencyKey(key)),
+        done: (amount, updated) =>
+          `Captured ${money(amount)} of ${money(authorised)} authorised; ${money(leftToRefund(updated) ?? amount)} can be refunded.`,
+      },
+      {
+        verb: 'Void',
+        title: 'Void the authorisation',
+        amount: authorised,
+        editable: false,
+        send: (_input, key) => client.charge.void.mutate({ chargeId }, withIdempotencyKey(key)),
+        done: () => `Authorisation of ${money(authorised)} cancelled; nothing was taken from the payer.`,
+      },
+    );
+  }
+  if (canTransition(status, 'refund')) {
+    actions.push({
+      verb: 'Refund',
+      title: 'Refund',
+      amount: leftToRefund(charge) ?? charge.amount,
+      editable: true,
+      most: 'left to refund',
+      withReason: true,
+      send: (input, key) => client.charge.refund.mutate({ chargeId, ...input }, withIdempotencyKey(key)),
+      done: (amount, updated) => {
+        const left = leftToRefund(updated);
+        return `Refunded ${money(amount)}; ${left ? `${money(left)} left to refund` : 'nothing left to refund'}.`;
+      },
+    });
+  }
   return (
     <section className="card stack" aria-labelledby="charge-actions">
       <h2 id="charge-actions">Actions</h2>
-      <Message kind="success">{done}</Message>
-      {actions.length > 0 ? actions : <p>No action applies to a charge in this state.</p>}
+      <Message kind="success" ref={doneMessage}>
+        {done?.text}
+      </Message>
+      {actions.length > 0 ? (
+        <div className="row">
+          {actions.map((action) => (
+            <ActionDialog key={action.title} action={action} currency={currency} onDone={(text, updated) => void onDone(text, updated)} />
+          ))}
+        </div>
+      ) : (
+        <p>No action applies to a charge in this state.</p>
+      )}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
+import { failureReason } from '@gateway/core/errors/failure-reasons';
+import { useQueries, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { Details } from '../../../../components/details';
 import { Loaded } from '../../../../components/loaded';
@@ -11,17 +12,34 @@ import type { Charge } from '../../../../lib/types';
 import { ChargeActions } from './charge-actions';
 import { ThreeDSecure } from './three-d-secure';
 
+/**
+ * The names of the providers a charge's attempts went to (read by id; a provider removed since is
+ * named so), for people to read where ids mean nothing.
+ */
+function useProviderNames(c: Charge): (providerId: string) => string {
+  const trpc = useTRPC();
+  const ids = [...new Set(c.failedAttempts.map((a) => a.providerId))].filter((id) => id !== c.provider?.providerId);
+  const answers = useQueries({ queries: ids.map((providerId) => trpc.provider.get.queryOptions({ providerId })) });
+  const names = new Map(c.provider ? [[c.provider.providerId, c.provider.name]] : []);
+  ids.forEach((id, index) => {
+    const answer = answers[index];
+    if (answer?.data) names.set(id, answer.data.name);
+    else if (answer?.isError) names.set(id, 'a provider since removed');
+  });
+  return (providerId) => names.get(providerId) ?? 'a provider';
+}
+
 /** What happened to a charge, oldest first: attempts, capture, void, refunds. */
-function history(c: Charge): Array<{ at: string; text: string }> {
+function history(c: Charge, providerName: (providerId: string) => string): Array<{ at: string; text: string }> {
   const money = (amount: number) => formatMoney(amount, c.currency);
   const events = [
     { at: c.dateAdded, text: `Created for ${money(c.authorisationAmount ?? c.amount)}` },
     ...c.failedAttempts.map((a) => ({
       at: a.dateAttempted,
-      text: `Attempt failed at provider ${a.providerId}: ${a.errorMessage}${a.gatewayCode ? ` (gateway code ${a.gatewayCode})` : ''}`,
+      text: `Attempt failed at ${providerName(a.providerId)}: ${a.errorMessage}${a.gatewayCode ? ` (provider code ${a.gatewayCode})` : ''}`,
     })),
     ...(c.successDate ? [{ at: c.successDate, text: `Captured ${money(c.amount)}` }] : []),
-    ...(c.voidDate ? [{ at: c.voidDate, text: 'Voided' }] : []),
+    ...(c.voidDate ? [{ at: c.voidDate, text: 'Authorisation cancelled (voided)' }] : []),
     ...c.refunds.map((r) => ({ at: r.dateAdded, text: `Refunded ${money(r.amount)}${r.comment ? ` — “${r.comment}”` : ''}` })),
   ];
   return events.sort((x, y) => x.at.localeCompare(y.at));
@@ -32,8 +50,29 @@ export function ChargeDetail({ chargeId }: { chargeId: string }) {
   return <Loaded query={useQuery(trpc.charge.get.queryOptions({ chargeId }))}>{(charge) => <ChargeView c={charge} />}</Loaded>;
 }
 
+/** Why a failed charge failed, first thing on its page: the last attempt's error, explained. */
+function FailureReason({ c, providerName }: { c: Charge; providerName: (providerId: string) => string }) {
+  const last = c.failedAttempts.at(-1);
+  if (c.status !== 'FAILED' || !last) return null;
+  const reason = failureReason(last.errorCode);
+  return (
+    <section className="card callout bad" aria-labelledby="failure-reason">
+      <h2 id="failure-reason">{reason.summary}</h2>
+      <p>{reason.meaning}</p>
+      <p>
+        <strong>What the payer can do:</strong> {reason.payerCan}
+      </p>
+      <p className="hint">
+        {providerName(last.providerId)} answered: {last.gatewayMessage ?? last.errorMessage}
+        {last.gatewayCode ? ` (code ${last.gatewayCode})` : ''}.
+      </p>
+    </section>
+  );
+}
+
 function ChargeView({ c }: { c: Charge }) {
   const card = c.paymentInformation.card;
+  const providerName = useProviderNames(c);
   return (
     <>
       <div className="page-header">
@@ -42,6 +81,13 @@ function ChargeView({ c }: { c: Charge }) {
         </h1>
         <Link href="/charges">All charges</Link>
       </div>
+      <FailureReason c={c} providerName={providerName} />
+      {c.status === 'AUTHORISE' && (
+        <p className="message warning">
+          Authorised, not captured: {formatMoney(c.authorisationAmount ?? c.amount, c.currency)} is reserved on the payer’s card, not taken.
+          Capture it to take the money, or void it to release it.
+        </p>
+      )}
       <div className="grid-2">
         <Details
           title="Details"
@@ -64,7 +110,7 @@ function ChargeView({ c }: { c: Charge }) {
       <section className="card" aria-labelledby="charge-history">
         <h2 id="charge-history">History</h2>
         <ol>
-          {history(c).map((event) => (
+          {history(c, providerName).map((event) => (
             <li key={`${event.at} ${event.text}`}>
               <time dateTime={event.at}>{formatDate(event.at)}</time> — {event.text}
             </li>

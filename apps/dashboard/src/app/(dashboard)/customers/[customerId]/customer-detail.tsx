@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
+import { CopyButton } from '../../../../components/copy-button';
 import { DataTable } from '../../../../components/data-table';
 import { Details } from '../../../../components/details';
 import { Loaded } from '../../../../components/loaded';
@@ -59,6 +60,15 @@ function CustomerView({ c, methods }: { c: Outputs['customer']['get']; methods: 
           rowKey={(m) => m.paymentMethodId}
           columns={[
             { header: 'Payment method', cell: (m) => describe(m) },
+            {
+              header: 'Id',
+              cell: (m) => (
+                <span className="row">
+                  <code>{m.paymentMethodId}</code>
+                  <CopyButton text={m.paymentMethodId} />
+                </span>
+              ),
+            },
             { header: 'Provider', cell: (m) => m.provider?.name ?? '—' },
             { header: 'Added', cell: (m) => formatDate(m.dateAdded) },
             { header: 'Default', cell: (m) => (m.paymentMethodId === defaultId ? <span className="badge good">Default</span> : '') },
