@@ -16,6 +16,7 @@ const DRAFT = {
   description: '',
   image: '',
   callToAction: 'Pay' as 'Pay' | 'Donate',
+  askEmail: false,
   allowedPaymentTypes: ['card'] as string[],
   limitPayments: '',
   confirmationMessage: '',
@@ -78,6 +79,7 @@ export function PaymentLinkForm() {
       description: optional(draft.description),
       image: optional(draft.image),
       callToAction: draft.callToAction,
+      askEmail: draft.askEmail,
       allowedPaymentTypes: draft.allowedPaymentTypes as Array<(typeof PAYMENT_TYPES)[number]>,
       limitPayments: draft.limitPayments ? Number(draft.limitPayments) : undefined,
       confirmationMessage: optional(draft.confirmationMessage),
@@ -133,6 +135,16 @@ export function PaymentLinkForm() {
             </label>
           ))}
         </fieldset>
+        <div className="field checkboxes">
+          <label>
+            <input
+              type="checkbox"
+              checked={draft.askEmail}
+              onChange={(event) => setDraft((c) => ({ ...c, askEmail: event.target.checked }))}
+            />
+            Ask the payer for their email
+          </label>
+        </div>
         <fieldset className="field checkboxes" aria-describedby="payment-types-hint">
           <legend>Payment types</legend>
           {PAYMENT_TYPES.map((type) => (
@@ -187,6 +199,7 @@ export function PaymentLinkForm() {
           currency: draft.currency.trim().toUpperCase() || accountCurrency,
         }}
         callToAction={draft.callToAction}
+        askEmail={draft.askEmail}
       />
     </div>
   );
