@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { addedFilters, SearchView, useSearch, type FilterField } from '../../../components/search';
 import { StatusBadge } from '../../../components/status-badge';
+import { failureReason } from '../../../lib/charge-failure';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import type { Charge, Inputs } from '../../../lib/types';
@@ -60,13 +61,10 @@ function chargeFilters(providers: Array<{ providerId: string; name: string }>): 
   ];
 }
 
-/** Why a charge failed, in the words of its last failed attempt (e.g. "Insufficient funds"). */
-const failureReason = (c: Charge) => (c.status === 'FAILED' ? c.failedAttempts.at(-1)?.errorMessage : undefined);
-
 const columns = [
   { header: 'Added', cell: (c: Charge) => <Link href={`/charges/${c.chargeId}`}>{formatDate(c.dateAdded)}</Link> },
-  { header: 'Email', cell: (c: Charge) => c.paymentInformation.email ?? '—' },
-  { header: 'Reference', cell: (c: Charge) => c.reference ?? '—' },
+  { header: 'Email', cell: (c: Charge) => <span className="wrap">{c.paymentInformation.email ?? '—'}</span> },
+  { header: 'Reference', cell: (c: Charge) => <span className="wrap">{c.reference ?? '—'}</span> },
   { header: 'Amount', numeric: true, cell: (c: Charge) => formatMoney(c.amount, c.currency) },
   {
     header: 'Status',
@@ -84,7 +82,6 @@ const columns = [
         ? `${c.paymentInformation.card.type ?? ''} ${c.paymentInformation.card.cardNumber}`
         : c.paymentInformation.type,
   },
-  { header: 'Provider', cell: (c: Charge) => c.provider?.name ?? '—' },
 ];
 
 export function ChargeSearch() {

@@ -7,6 +7,7 @@ import { DataTable, type Column } from '../../../../components/data-table';
 import { Details } from '../../../../components/details';
 import { Loaded } from '../../../../components/loaded';
 import { StatusBadge } from '../../../../components/status-badge';
+import { failureReason } from '../../../../lib/charge-failure';
 import { formatDate, formatMetadata, formatMoney } from '../../../../lib/format';
 import { useTRPC } from '../../../../lib/trpc';
 import type { Charge, Outputs } from '../../../../lib/types';
@@ -14,17 +15,22 @@ import { PaymentLinkPreview } from '../payment-link-preview';
 
 const PAYMENTS_SHOWN = 50;
 
-const paymentColumns: Column<Charge>[] = [
-  { header: 'Added', cell: (c) => <Link href={`/charges/${c.chargeId}`}>{formatDate(c.dateAdded)}</Link> },
-  { header: 'Email', cell: (c) => c.paymentInformation.email ?? '—' },
-  { header: 'Amount', numeric: true, cell: (c) => formatMoney(c.amount, c.currency) },
-  { header: 'Status', cell: (c) => <StatusBadge status={c.status} /> },
-  { header: 'Card', cell: (c) => c.paymentInformation.displayType ?? c.paymentInformation.type },
-];
+/** A link's charges: when, who, how much, with what card, and their status (or, declined, why). */
+function chargeColumns(outcome: Column<Charge>): Column<Charge>[] {
+  return [
+    { header: 'Added', cell: (c) => <Link href={`/charges/${c.chargeId}`}>{formatDate(c.dateAdded)}</Link> },
+    { header: 'Email', cell: (c) => <span className="wrap">{c.paymentInformation.email ?? '—'}</span> },
+    { header: 'Amount', numeric: true, cell: (c) => formatMoney(c.amount, c.currency) },
+    outcome,
+    { header: 'Card', cell: (c) => c.paymentInformation.displayType ?? c.paymentInformation.type },
+  ];
+}
+const paymentColumns = chargeColumns({ header: 'Status', cell: (c) => <StatusBadge status={c.status} /> });
+const declinedColumns = chargeColumns({ header: 'Reason', cell: (c) => <span className="wrap">{failureReason(c)}</span> });
 
-function ChargeList({ caption, rows, empty }: { caption: string; rows: Charge[]; empty: string }) {
+function ChargeList({ caption, columns, rows, empty }: { caption: string; columns: Column<Charge>[]; rows: Charge[]; empty: string }) {
   if (rows.length === 0) return <p>{empty}</p>;
-  return <DataTable caption={caption} columns={paymentColumns} rows={rows} rowKey={(c) => c.chargeId} />;
+  return <DataTable caption={caption} columns={columns} rows={rows} rowKey={(c) => c.chargeId} />;
 }
 
 /** The charges made on a link's page, newest first: its payments, then its declined attempts apart. */
@@ -38,11 +44,21 @@ function LinkPayments({ paymentLinkId }: { paymentLinkId: string }) {
         <>
           <section className="card stack" aria-labelledby="link-payments">
             <h2 id="link-payments">Payments</h2>
-            <ChargeList caption="Payments" rows={charges.filter((c) => c.status !== 'FAILED')} empty="No payments yet." />
+            <ChargeList
+              caption="Payments of this link"
+              columns={paymentColumns}
+              rows={charges.filter((c) => c.status !== 'FAILED')}
+              empty="No payments yet."
+            />
           </section>
           <section className="card stack" aria-labelledby="link-declined">
             <h2 id="link-declined">Declined attempts</h2>
-            <ChargeList caption="Declined attempts" rows={charges.filter((c) => c.status === 'FAILED')} empty="No declined attempts." />
+            <ChargeList
+              caption="Declined attempts on this link"
+              columns={declinedColumns}
+              rows={charges.filter((c) => c.status === 'FAILED')}
+              empty="No declined attempts."
+            />
           </section>
           {count > charges.length && (
             <p>
