@@ -80,17 +80,17 @@ describe('GET /charge', () => {
   });
 
   it.each([
-    ['Query=ann.PAYER', ['small'], 'part of the email, any letter case'],
-    ['query=MID', ['mid'], 'part of the reference'],
-    ['Query=4444', ['mid'], 'the last four digits'],
-    ['Query=1111', ['auth', 'small'], 'the last four digits'],
-    ['Query=search%204242', ['big'], 'every word, each in a field of its own'],
-    ['Query=%25', [], 'LIKE’s wildcards as plain characters'],
-    ['ReferenceContains=ARCH-sm', ['small'], 'ReferenceContains'],
-    ['Email=shop.EXAMPLE', ['mid'], 'Email'],
-    ['CardLast4=4242', ['big'], 'CardLast4'],
-    ['CardLast4=1111&Status=AUTHORISE', ['auth'], 'CardLast4 with another filter'],
-  ])('finds by %s (%s, our extension), only the account’s own', async (query, expected) => {
+    ['Query=ann.PAYER', 'part of the email, any letter case', ['small']],
+    ['query=MID', 'part of the reference', ['mid']],
+    ['Query=4444', 'the last four digits', ['mid']],
+    ['Query=1111', 'the last four digits', ['auth', 'small']],
+    ['Query=search%204242', 'every word, each in a field of its own', ['big']],
+    ['Query=%25', 'LIKE’s wildcards as plain characters', []],
+    ['ReferenceContains=ARCH-sm', 'ReferenceContains', ['small']],
+    ['Email=shop.EXAMPLE', 'Email', ['mid']],
+    ['CardLast4=4242', 'CardLast4', ['big']],
+    ['CardLast4=1111&Status=AUTHORISE', 'CardLast4 with another filter', ['auth']],
+  ])('finds by %s (%s, our extension), only the account’s own', async (query, _what, expected) => {
     expect(found(await search(query))).toEqual(expected.map((name) => ids[name]));
   });
 
