@@ -201,7 +201,7 @@ export function CardForm({
   return (
     <form method="post" className="stack" onSubmit={submit} noValidate aria-label="Card payment">
       {askEmail && (
-        <Field label={LABELS.email} error={errors.email} hint="For your receipt and the merchant’s records">
+        <Field label={LABELS.email} error={errors.email} hint="The merchant keeps it with your payment">
           {(props) => (
             <input
               {...props}
