@@ -237,6 +237,7 @@ test.describe('3-D Secure in the dashboard', () => {
     expect(settled.status).toBe('SUCCESS');
 
     await page.goto('/charges');
+    await page.getByText('More filters').click();
     await page.getByLabel('3-D Secure').selectOption({ label: 'Waiting for the payer' });
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL(/awaitingAuthentication=true/);

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createServices, systemClock, type NewProvider } from '@gateway/api';
 import { parseKeyring } from '@gateway/core';
-import { openDatabase } from '@gateway/db';
+import { openDatabase, type Db } from '@gateway/db';
 import { createJobQueue } from '@gateway/jobs';
 
 export interface ChildGateway {
@@ -111,27 +111,34 @@ export async function startChildGateway(options: ChildGatewayOptions): Promise<C
 }
 
 /**
+ * The services on a database, outside a gateway: for seeding and for what reads no other config
+ * (accounts, providers, searches) and runs no jobs.
+ */
+export function servicesOn(db: Db, masterKeys: string) {
+  return createServices({
+    db,
+    clock: systemClock,
+    logger: console,
+    config: {
+      errorDocsUrl: '',
+      publicUrl: '',
+      simulatorUrl: '',
+      keyring: parseKeyring(masterKeys),
+      ccvRetentionSeconds: 300,
+      dashboardUrl: '',
+    },
+    jobs: createJobQueue({ db, clock: systemClock }),
+  });
+}
+
+/**
  * An account and one provider, made through the services on the gateway's database (the API
  * cannot create accounts), sealed with the gateway's keyring.
  */
 export async function seedAccount(databaseUrl: string, masterKeys: string, provider: NewProvider) {
   const database = await openDatabase({ url: databaseUrl, poolSize: 1 });
   try {
-    // Only the account and provider services are used: they read no other config, and no jobs.
-    const services = createServices({
-      db: database.prisma,
-      clock: systemClock,
-      logger: console,
-      config: {
-        errorDocsUrl: '',
-        publicUrl: '',
-        simulatorUrl: '',
-        keyring: parseKeyring(masterKeys),
-        ccvRetentionSeconds: 300,
-        dashboardUrl: '',
-      },
-      jobs: createJobQueue({ db: database.prisma, clock: systemClock }),
-    });
+    const services = servicesOn(database.prisma, masterKeys);
     const { account, secretKey } = await services.accounts.create('Seeded');
     const { id: providerId } = await services.providers.create(account, provider);
     return { accountId: account.id, secretKey, providerId };

@@ -4,6 +4,7 @@ import { card, createAccount, startTestGateway, VISA_AU, type TestAccount, type 
 let t: TestGateway;
 let a: TestAccount;
 const ids: Record<string, string> = {};
+const providerChargeIds: Record<string, string> = {};
 
 type ChargeList = { limit: number; skip: number; count: number; charges: Array<Record<string, unknown>> };
 
@@ -14,9 +15,15 @@ beforeAll(async () => {
   const make = async (name: string, body: Record<string, unknown>) => {
     const r = await a.api.post('/charge/card', { providerId: first, paymentInformation: card(), ...body });
     ids[name] = String(r.body.chargeId ?? (r.body.details as Record<string, string>).chargeId);
+    providerChargeIds[name] = String(r.body.providerChargeId);
   };
-  await make('small', { amount: 5, reference: 'search-small' });
-  await make('mid', { amount: 50, reference: 'search-mid', paymentInformation: card('5555555555554444', { cardholder: 'Mia Master' }) });
+  await make('small', { amount: 5, reference: 'search-small', email: 'Ann.Payer@example.com' });
+  await make('mid', {
+    amount: 50,
+    reference: 'search-mid',
+    email: 'mia@shop.example',
+    paymentInformation: card('5555555555554444', { cardholder: 'Mia Master' }),
+  });
   await make('big', { amount: 500.5, reference: 'search-big', providerId: second, paymentInformation: card(VISA_AU) });
   await make('auth', { amount: 70, reference: 'search-auth', capture: false });
   await make('failed', { amount: 9, reference: 'search-failed', paymentInformation: card('4000000000000002') });
@@ -26,6 +33,7 @@ beforeAll(async () => {
   await other.api.post('/charge/card', {
     amount: 5,
     reference: 'search-small',
+    email: 'Ann.Payer@example.com',
     providerId: other.providerIds[0],
     paymentInformation: card(),
   });
@@ -71,6 +79,26 @@ describe('GET /charge', () => {
     expect(found(list)).toEqual(expected.map((name) => ids[name]));
   });
 
+  it.each([
+    ['Query=ann.PAYER', 'part of the email, any letter case', ['small']],
+    ['query=MID', 'part of the reference', ['mid']],
+    ['Query=4444', 'the last four digits', ['mid']],
+    ['Query=1111', 'the last four digits', ['auth', 'small']],
+    ['Query=search%204242', 'every word, each in a field of its own', ['big']],
+    ['Query=%25', 'LIKE’s wildcards as plain characters', []],
+    ['ReferenceContains=ARCH-sm', 'ReferenceContains', ['small']],
+    ['Email=shop.EXAMPLE', 'Email', ['mid']],
+    ['CardLast4=4242', 'CardLast4', ['big']],
+    ['CardLast4=1111&Status=AUTHORISE', 'CardLast4 with another filter', ['auth']],
+  ])('finds by %s (%s, our extension), only the account’s own', async (query, _what, expected) => {
+    expect(found(await search(query))).toEqual(expected.map((name) => ids[name]));
+  });
+
+  it('finds by the charge id and the provider’s charge id', async () => {
+    expect(found(await search(`Query=${ids.big}`))).toEqual([ids.big]);
+    expect(found(await search(`Query=${encodeURIComponent(providerChargeIds.mid!)}`))).toEqual([ids.mid]);
+  });
+
   it('filters by provider and by date, in the formats client SDKs send', async () => {
     expect(found(await search(`ProviderId=${a.providerIds[1]}`))).toEqual([ids.big]);
     const future = new Date(Date.now() + 86_400_000);
@@ -99,6 +127,11 @@ describe('GET /charge', () => {
     'Status=LOST',
     'SortBy=Colour',
     'AmountGreaterThan=lots',
+    'CardLast4=424',
+    'CardLast4=42a2',
+    `Query=${'a'.repeat(201)}`,
+    `Email=${'a'.repeat(201)}`,
+    `ReferenceContains=${'a'.repeat(201)}`,
   ])('refuses %s with a 4xx error body', async (query) => {
     const { status, body } = await a.api.get(`/charge?${query}`);
     expect(status).toBe(400);

@@ -22,14 +22,14 @@ async function createLink(fields: Record<string, unknown> = {}): Promise<Link> {
 }
 
 /** What the hosted page does: tokenise the card with the public key, then pay the link with the token. */
-async function pay(link: Link, cardNumber = VISA_AU, idempotencyKey?: string) {
+async function pay(link: Link, cardNumber = VISA_AU, idempotencyKey?: string, payer: { email?: string } = {}) {
   const browser = client(t.url);
   const headers = { 'x-publickey': a.publicKey };
   const token = await browser.post<{ tokenId: string }>('/token/card', { paymentInformation: card(cardNumber) }, headers);
   expect(token.status, JSON.stringify(token.body)).toBe(200);
   return browser.post(
     `/payment_link/${link.paymentLinkId}/pay`,
-    { token: token.body.tokenId },
+    { token: token.body.tokenId, ...payer },
     { ...headers, ...(idempotencyKey && { 'idempotency-key': idempotencyKey }) },
   );
 }
@@ -70,6 +70,7 @@ describe('POST /payment_link', () => {
       callToAction: 'Donate',
       limitPayments: 3,
       countPayments: 0,
+      askEmail: false,
       invoiceId: 'INV-7',
       metadata: { campaign: 'winter' },
     });
@@ -156,6 +157,7 @@ describe('the hosted page', () => {
       currency: 'AUD',
       callToAction: 'Pay',
       publicKey: a.publicKey,
+      askEmail: false,
       paymentTypes: ['card'],
       soldOut: false,
     });
@@ -206,6 +208,37 @@ describe('the hosted page', () => {
     expect(read).toMatchObject({ status: 200, body });
     const row = await t.gateway.database.prisma.charge.findUniqueOrThrow({ where: { id: String(body.chargeId) } });
     expect(row).toMatchObject({ paymentLinkId: link.paymentLinkId, invoiceNumber: 'INV-9' });
+  });
+
+  it('asks for the payer’s email when the link says so, and keeps it on the charge', async () => {
+    const link = await createLink({ askEmail: true });
+    expect(link.askEmail).toBe(true);
+    expect((await client(t.url).get(`/payment_link/${link.paymentLinkId}/public`)).body).toMatchObject({ askEmail: true });
+    expect(await pay(link)).toMatchObject({ status: 400, body: { code: 90, details: { email: 'required' } } });
+    expect(await pay(link, VISA_AU, undefined, { email: 'not an email' })).toMatchObject({ status: 400, body: { code: 90 } });
+    expect(await countOf(link)).toBe(0);
+    const paid = await pay(link, VISA_AU, undefined, { email: 'ann@example.com' });
+    expect(paid.status).toBe(200);
+    const charge = await a.api.get(`/charge/${String(paid.body.chargeId)}`);
+    expect(charge.body).toMatchObject({ paymentLinkId: link.paymentLinkId, paymentInformation: { email: 'ann@example.com' } });
+  });
+
+  it('finds a link’s payments and declined attempts by PaymentLinkId (our extension), only the account’s', async () => {
+    const link = await createLink();
+    const other = await createLink();
+    const declined = await pay(link, '4000000000009995');
+    const paid = await pay(link);
+    await pay(other);
+    const chargeIdOf = (answer: { body: Record<string, unknown> }) =>
+      String(answer.body.chargeId ?? (answer.body.details as Record<string, string>).chargeId);
+    const search = async (query: string) =>
+      (await a.api.get<{ charges: Array<{ chargeId: string; paymentLinkId: string }> }>(`/charge?${query}`)).body.charges;
+    const charges = await search(`PaymentLinkId=${link.paymentLinkId}`);
+    expect(charges.map((c) => c.chargeId)).toEqual([chargeIdOf(paid), chargeIdOf(declined)]);
+    expect(charges.map((c) => c.paymentLinkId)).toEqual([link.paymentLinkId, link.paymentLinkId]);
+    expect((await search(`paymentLinkId=${link.paymentLinkId}&Status=FAILED`)).map((c) => c.chargeId)).toEqual([chargeIdOf(declined)]);
+    const stranger = await createAccount(t);
+    expect((await stranger.api.get(`/charge?PaymentLinkId=${link.paymentLinkId}`)).body).toMatchObject({ count: 0 });
   });
 
   it('charges once when the same payment is sent twice (a double click)', async () => {

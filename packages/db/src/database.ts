@@ -7,6 +7,7 @@ import pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaClient } from './generated/prisma/client';
 import { applyMigrations, findMigrationsDir, pgliteExecutor, pgPoolExecutor, type SqlExecutor } from './migrations/apply';
+import { PGLITE_EXTENSIONS } from './pglite-extensions';
 import { KEEPALIVE, newPresenceNumber, PRESENCE_SQL, type Presence } from './presence';
 import { preparedStatementName, runStatementsOnAdapter } from './statements';
 
@@ -91,7 +92,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
   }
   const release = options.dataDir ? lockDataDir(options.dataDir) : () => {};
-  const pglite = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  const pglite = new PGlite({ dataDir: options.dataDir, extensions: PGLITE_EXTENSIONS });
   await pglite.waitReady;
   // PGlite has a single session, so interactive transactions queue behind each other.
   const prisma = new PrismaClient({

@@ -20,9 +20,11 @@ const BRANDS: Record<CardScheme, string> = {
   UNKNOWN: '',
 };
 
-type CardFields = { cardNumber: string; expiryDate: string; ccv: string; cardholder: string };
-const EMPTY: CardFields = { cardNumber: '', expiryDate: '', ccv: '', cardholder: '' };
+/** What the payer types: their email when the link asks for it, and their card. */
+type CardFields = { email: string; cardNumber: string; expiryDate: string; ccv: string; cardholder: string };
+const EMPTY: CardFields = { email: '', cardNumber: '', expiryDate: '', ccv: '', cardholder: '' };
 const LABELS: Record<keyof CardFields, string> = {
+  email: 'Email',
   cardNumber: 'Card number',
   expiryDate: 'Expiry date (MM/YY)',
   ccv: 'Security code (CCV)',
@@ -42,8 +44,9 @@ function grouped(digits: string): string {
   return parts.join(' ');
 }
 
-function problems(fields: CardFields): Partial<Record<keyof CardFields, string>> {
+function problems(fields: CardFields, askEmail: boolean): Partial<Record<keyof CardFields, string>> {
   const found: Partial<Record<keyof CardFields, string>> = {};
+  if (askEmail && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(fields.email.trim())) found.email = 'Enter your email, like name@example.com.';
   const digits = normaliseCardNumber(fields.cardNumber);
   if (!digits) found.cardNumber = 'Enter the card number: 12 to 19 digits.';
   else if (!isValidCardNumber(digits)) found.cardNumber = 'This card number is not valid. Check it and try again.';
@@ -91,16 +94,18 @@ function ToTheBank({ url }: { url: string }) {
  * to authenticate (3-D Secure) answers PENDING: the browser goes to the bank in this window, and
  * comes back to this page with the charge's id (PaymentOutcome). Without a `target` the form only
  * shows (the dashboard's preview). `focused`: the card number takes the focus when it shows
- * (after "Try another card").
+ * (after "Try another card"). `askEmail`: the link asks for the payer's email, sent with the payment.
  */
 export function CardForm({
   callToAction,
   target,
   focused = false,
+  askEmail = false,
 }: {
   callToAction: 'Pay' | 'Donate';
   target?: PaymentTarget;
   focused?: boolean;
+  askEmail?: boolean;
 }) {
   const [fields, setFields] = useState<CardFields>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof CardFields, string>>>({});
@@ -127,7 +132,7 @@ export function CardForm({
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!target || busy.current) return;
-    const found = problems(fields);
+    const found = problems(fields, askEmail);
     const invalid = (Object.keys(LABELS) as Array<keyof CardFields>).filter((name) => found[name]);
     setErrors(found);
     if (invalid.length > 0) {
@@ -149,7 +154,7 @@ export function CardForm({
       ).tokenId;
       const result = await callGateway<Payment>(target, `/payment_link/${paymentLinkId}/pay`, {
         // A repeat of the attempt sends what the first sent: the same request under its key.
-        body: { token: current.token, browserInfo: current.browserInfo },
+        body: { token: current.token, browserInfo: current.browserInfo, ...(askEmail && { email: fields.email.trim() }) },
         headers: { 'idempotency-key': current.key },
       });
       setFields(EMPTY);
@@ -188,13 +193,27 @@ export function CardForm({
       inputs.current[name] = element;
     },
     onBlur: () => {
-      const problem = problems(fields)[name];
+      const problem = problems(fields, askEmail)[name];
       if (fields[name] && problem) setErrors((current) => ({ ...current, [name]: problem }));
     },
     required: true,
   });
   return (
     <form method="post" className="stack" onSubmit={submit} noValidate aria-label="Card payment">
+      {askEmail && (
+        <Field label={LABELS.email} error={errors.email} hint="The merchant keeps it with your payment">
+          {(props) => (
+            <input
+              {...props}
+              {...control('email')}
+              onChange={(event) => change('email', event.target.value)}
+              type="email"
+              autoComplete="email"
+              maxLength={254}
+            />
+          )}
+        </Field>
+      )}
       <div className="card-number">
         <Field label={LABELS.cardNumber} error={errors.cardNumber} hint={brand ? `${brand} card` : undefined}>
           {(props) => (

@@ -9,7 +9,7 @@ import { Loaded } from './loaded';
 export interface FilterField {
   name: string;
   label: string;
-  type?: 'text' | 'date' | 'select';
+  type?: 'text' | 'search' | 'date' | 'select';
   options?: ReadonlyArray<string | { value: string; label: string }>;
   hint?: string;
   inputMode?: 'numeric' | 'decimal';

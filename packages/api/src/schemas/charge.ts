@@ -168,6 +168,7 @@ export const chargeOutput = z
       .meta({ description: 'How the payer was authenticated (3-D Secure), when it was (an extension: docs/three-d-secure.md)' }),
     paymentTokenId: nullableString,
     subscriptionId: nullableString,
+    paymentLinkId: nullableString.meta({ description: 'The payment link whose hosted page took this payment (an extension: docs/api.md)' }),
     metadata: z.record(z.string(), z.string()).nullable(),
   })
   .meta({ id: 'Charge' });

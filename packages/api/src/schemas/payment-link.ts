@@ -1,7 +1,7 @@
 import { CALLS_TO_ACTION, checkImageDataUri, IMAGE_PROBLEMS, PAYMENT_TYPES } from '@gateway/core';
 import { z } from 'zod';
 import { notFreeText } from '../binding';
-import { amountInput, currencyInput, dateOutput, metadataInput, uncoerced } from './common';
+import { amountInput, booleanInput, currencyInput, dateOutput, metadataInput, uncoerced } from './common';
 
 const imageInput = z
   .string()
@@ -38,6 +38,9 @@ export const newPaymentLinkInput = z.object({
     .optional()
     .meta({ description: 'Text of the payment button (the .NET client sends 0 or 1); default Pay' }),
   limitPayments: uncoerced(z.number().int().min(1).max(1_000_000_000)).optional().meta({ description: 'Maximum number of payments' }),
+  askEmail: booleanInput.optional().meta({
+    description: 'Our extension. The hosted page asks the payer for their email (required), kept on the charge; default false',
+  }),
   invoiceId: z.string().max(100).optional(),
   metadata: metadataInput.optional(),
 });
@@ -62,6 +65,7 @@ export const paymentLinkOutput = z.object({
   callToAction: z.enum(CALLS_TO_ACTION),
   limitPayments: z.number().int().nullable(),
   countPayments: z.number().int(),
+  askEmail: z.boolean().meta({ description: 'Our extension: the hosted page asks the payer for their email' }),
   invoiceId: nullableString,
   metadata: z.record(z.string(), z.string()).nullable(),
 });
@@ -78,6 +82,7 @@ export const publicPaymentLinkOutput = paymentLinkOutput
     currency: true,
     callToAction: true,
     publicKey: true,
+    askEmail: true,
   })
   .extend({
     merchantName: z.string().meta({ description: "Our extension: the account's name, shown to the payer as who they pay" }),

@@ -12,13 +12,15 @@ export function dateRange(input: { addedAfter?: Date; addedBefore?: Date }, fiel
   return { [field]: { ...(input.addedAfter && { gt: input.addedAfter }), ...(input.addedBefore && { lt: input.addedBefore }) } };
 }
 
-/** Every word of `text` in one of `fields` (contains, any letter case); `%` and `_` are plain characters. */
+/** The words of a search text, split at white space. */
+export const wordsOf = (text: string | undefined): string[] => text?.trim().split(/\s+/).filter(Boolean) ?? [];
+
+/** A text column's condition: holds `text`, in any letter case; `%` and `_` are plain characters. */
+export const containing = (text: string) => ({ contains: text.replace(/[\\%_]/g, '\\$&'), mode: 'insensitive' as const });
+
+/** Every word of `text` in one of `fields` (contains, any letter case). */
 export function textSearch(text: string | undefined, fields: string[]): Record<string, unknown>[] {
-  const words = text?.trim().split(/\s+/).filter(Boolean) ?? [];
-  return words.map((word) => {
-    const literal = word.replace(/[\\%_]/g, '\\$&');
-    return { OR: fields.map((field) => ({ [field]: { contains: literal, mode: 'insensitive' } })) };
-  });
+  return wordsOf(text).map((word) => ({ OR: fields.map((field) => ({ [field]: containing(word) })) }));
 }
 
 function floorDiv(a: bigint, b: bigint): bigint {

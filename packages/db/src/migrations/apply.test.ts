@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { applyMigrations, findMigrationsDir, pgliteExecutor, pgPoolExecutor, type SqlExecutor } from './apply.js';
 import { readMigrations } from './files.js';
+import { PGLITE_EXTENSIONS } from '../pglite-extensions.js';
 import { reachableBackends, TEST_SERVER_URL } from '../test-server.js';
 
 const committedDir = findMigrationsDir(import.meta.dirname);
@@ -40,7 +41,7 @@ async function throwawayPostgres(): Promise<TestDb> {
 }
 
 async function inMemoryPglite(): Promise<TestDb> {
-  const db = await PGlite.create();
+  const db = await PGlite.create({ extensions: PGLITE_EXTENSIONS });
   return {
     executor: pgliteExecutor(db),
     query: async (sql) => (await db.query<Record<string, unknown>>(sql)).rows,

@@ -8,6 +8,7 @@ import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-util
 import * as glue from '@prisma/schema-engine-wasm/schema_engine_bg';
 import type { MigrationList, SchemaContainer, SchemaEngine, SchemaFilter } from '@prisma/schema-engine-wasm/schema_engine_bg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PGLITE_EXTENSIONS } from '../pglite-extensions.js';
 import { LOCK_FILE, readMigrations } from './files.js';
 
 export type { SchemaContainer, SchemaEngine };
@@ -70,7 +71,7 @@ END $$`;
  */
 export async function openSchemaEngine(schema: SchemaContainer): Promise<EngineSession> {
   await loadWasm();
-  const db = new PGlite();
+  const db = new PGlite({ extensions: PGLITE_EXTENSIONS });
   const adapter = new PrismaPGlite(db);
   const engine = await glue.SchemaEngine.new(
     // `datamodels: []` panics inside the engine; it only reads the datasource's namespaces from it.

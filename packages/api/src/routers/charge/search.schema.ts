@@ -8,8 +8,23 @@ export const meta: Meta = {
   openapi: { method: 'GET', path: '/charge', tags: ['Charge'], summary: 'Search charges, newest first', protect: true },
 };
 
+/** Free text the extensions below match: bounded, so a search never carries a page of text to the index. */
+const searchText = z.string().trim().min(1).max(200);
+
 export const input = z.object({
+  query: searchText.register(notFreeText).optional().meta({
+    description:
+      'Our extension. Every word matches one of: part of the reference or the payer’s email (any letter case), the card’s last four digits, the charge id, the provider’s charge id (docs/api.md#finding-a-charge)',
+  }),
   reference: z.string().optional().meta({ description: 'Exact reference' }),
+  referenceContains: searchText.optional().meta({ description: 'Our extension. Part of the reference, any letter case' }),
+  email: searchText.optional().meta({ description: 'Our extension. Part of the payer’s email, any letter case' }),
+  cardLast4: z
+    .string()
+    .regex(/^\d{4}$/, 'four digits')
+    .optional()
+    .meta({ description: 'Our extension. The card’s last four digits' }),
+  paymentLinkId: z.string().optional().meta({ description: 'Our extension. Charges made on this payment link’s hosted page' }),
   providerId: z.string().optional(),
   amountGreaterThan: amountQuery.optional(),
   amountLessThan: amountQuery.optional(),

@@ -19,5 +19,8 @@ export const input = z.object({
   paymentLinkId: z.string().min(1).max(64),
   token: z.string().min(1).max(64).meta({ description: 'tokenId from POST /token/card' }),
   browserInfo: browserInfoInput,
+  email: z.email().max(254).optional().meta({
+    description: 'Our extension. The payer’s email, kept on the charge: required by a link that asks for it (askEmail)',
+  }),
 });
 export const output = paymentLinkPaymentOutput;

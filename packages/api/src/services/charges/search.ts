@@ -1,11 +1,16 @@
 import type { Account, Prisma } from '@gateway/db';
 import type { PublicChargeStatus } from '@gateway/core';
-import { amountRange, dateRange, paging } from '../../schemas/search';
+import { amountRange, containing, dateRange, paging, wordsOf } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { chargeInclude, toChargeView, WAITING_FOR_PAYER } from './view';
 
 export interface ChargeSearch {
+  query?: string;
   reference?: string;
+  referenceContains?: string;
+  email?: string;
+  cardLast4?: string;
+  paymentLinkId?: string;
   providerId?: string;
   amountGreaterThan?: string | number;
   amountLessThan?: string | number;
@@ -32,12 +37,31 @@ function authenticationFilter(awaiting: boolean | undefined): Prisma.ChargeWhere
   return awaiting ? WAITING_FOR_PAYER : { NOT: WAITING_FOR_PAYER };
 }
 
+/** The card's last four digits, from its masked number (a trigram index finds them). */
+const lastFour = (digits: string): Prisma.ChargeWhereInput => ({ cardMasked: { endsWith: digits } });
+
 /** CardNumber matches by leading digits (the IIN) and, given 10 digits or more, the last four. */
 function cardNumberFilter(text: string): Prisma.ChargeWhereInput {
   const digits = text.replace(/\D/g, '');
   if (!digits) return { id: '' };
   const iin = digits.length >= 6 ? { cardIin: digits.slice(0, 6) } : { cardIin: { startsWith: digits } };
-  return digits.length >= 10 ? { ...iin, cardMasked: { endsWith: digits.slice(-4) } } : iin;
+  return digits.length >= 10 ? { ...iin, ...lastFour(digits.slice(-4)) } : iin;
+}
+
+/**
+ * Our `query`: every word matches one of the reference or the email (in part), the card's last
+ * four digits, the charge id or the provider's charge id, so one field finds any charge.
+ */
+function queryFilter(query: string): Prisma.ChargeWhereInput[] {
+  return wordsOf(query).map((word) => ({
+    OR: [
+      { reference: containing(word) },
+      { email: containing(word) },
+      { id: word },
+      { providerChargeId: word },
+      ...(/^\d{4}$/.test(word) ? [lastFour(word)] : []),
+    ],
+  }));
 }
 
 function order(sortBy: ChargeSearch['sortBy']): Prisma.ChargeOrderByWithRelationInput[] {
@@ -59,7 +83,12 @@ export function createChargeSearch({ db }: Dependencies) {
     const where: Prisma.ChargeWhereInput = {
       AND: [
         { accountId: account.id },
+        ...(input.query !== undefined ? queryFilter(input.query) : []),
         input.reference !== undefined ? { reference: input.reference } : {},
+        input.referenceContains !== undefined ? { reference: containing(input.referenceContains) } : {},
+        input.email !== undefined ? { email: containing(input.email) } : {},
+        input.cardLast4 !== undefined ? lastFour(input.cardLast4) : {},
+        input.paymentLinkId !== undefined ? { paymentLinkId: input.paymentLinkId } : {},
         input.providerId !== undefined ? { providerId: input.providerId } : {},
         input.status === 'PENDING' ? { status: { in: ['PENDING', 'PROCESSING'] } } : input.status ? { status: input.status } : {},
         authenticationFilter(input.awaitingAuthentication),

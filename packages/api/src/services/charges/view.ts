@@ -173,6 +173,7 @@ export function toChargeView(charge: ChargeRecord): ChargeView {
       : null,
     paymentTokenId: charge.paymentTokenId,
     subscriptionId: charge.subscriptionId,
+    paymentLinkId: charge.paymentLinkId,
     metadata: (charge.metadata as Record<string, string> | null) ?? null,
   };
 }

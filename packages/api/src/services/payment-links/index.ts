@@ -69,6 +69,7 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
       callToAction: link.callToAction === 'Donate' ? 'Donate' : 'Pay',
       limitPayments: link.limitPayments,
       countPayments: link.countPayments,
+      askEmail: link.askEmail,
       invoiceId: link.invoiceId,
       metadata: link.metadata as Record<string, string> | null,
     };
@@ -121,6 +122,7 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
             redirectUrl: input.redirectUrl ?? null,
             callToAction: input.callToAction ?? 'Pay',
             limitPayments: input.limitPayments ?? null,
+            askEmail: input.askEmail ?? false,
             invoiceId: input.invoiceId ?? null,
             metadata: input.metadata,
           },
@@ -157,7 +159,7 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
         include: { account: { select: { publicKey: true, name: true } } },
       });
       if (!link) throw linkNotFound();
-      const { title, description, image, amount, currency, callToAction, publicKey } = view(link);
+      const { title, description, image, amount, currency, callToAction, publicKey, askEmail } = view(link);
       const paymentTypes = HOSTED_PAYMENT_TYPES.filter((type) => link.allowedPaymentTypes.includes(type));
       return {
         paymentLinkId: link.id,
@@ -169,6 +171,7 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
         callToAction,
         publicKey,
         merchantName: link.account.name,
+        askEmail,
         paymentTypes,
         soldOut: soldOut(link),
       };
@@ -178,13 +181,21 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
      * Charges a card token (made with the account's public key) for the link's amount. The payer is
      * on the hosted page: a card whose issuer asks for 3-D Secure answers PENDING with where to send
      * the payer's browser (threeDsRedirectUrl), and the authentication brings it back to the hosted
-     * page with the charge's id.
+     * page with the charge's id. The payer's email, which a link may ask for, is kept on the charge.
      */
-    async pay(account: Account, paymentLinkId: string, token: string, payer: { heldKey?: HeldKey; browser?: BrowserInfo } = {}) {
-      const { heldKey, browser } = payer;
+    async pay(
+      account: Account,
+      paymentLinkId: string,
+      token: string,
+      payer: { heldKey?: HeldKey; browser?: BrowserInfo; email?: string } = {},
+    ) {
+      const { heldKey, browser, email } = payer;
       const link = await find(account, paymentLinkId);
       if (!HOSTED_PAYMENT_TYPES.some((type) => link.allowedPaymentTypes.includes(type))) {
         throw new ApiError('InvalidPaymentType', { message: 'This payment link does not take cards' });
+      }
+      if (link.askEmail && !email) {
+        throw new ApiError('ValidationError', { message: 'This payment link asks for the payer’s email', details: { email: 'required' } });
       }
       const currency = requireCurrency(link.currency);
       const chargeId = heldKey?.resourceId ?? newId();
@@ -196,6 +207,7 @@ export function createPaymentLinkService({ db, config }: Dependencies, charges: 
             amount: formatAmount(link.amount ?? 0n, currency),
             currency: link.currency,
             invoiceNumber: link.invoiceId ?? undefined,
+            email,
             threeDSNotificationUrl: hostedPage(link),
           },
           { chargeId, paymentLinkId: link.id, heldKey, browser, keyedAs: 'payment-link-payment', takes: (tx) => takeSlot(tx, link.id) },

@@ -5,17 +5,28 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { addedFilters, SearchView, useSearch, type FilterField } from '../../../components/search';
 import { StatusBadge } from '../../../components/status-badge';
+import { failureReason } from '../../../lib/charge-failure';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import type { Charge, Inputs } from '../../../lib/types';
 
 const SCHEMES = ['VISA', 'MASTERCARD', 'AMEX', 'DISCOVER', 'JCB', 'DINERS', 'UNIONPAY'];
 
-/** Every filter of GET /charge, and our AwaitingAuthentication. The card filter takes the first six digits only: no card number in a URL. */
+/**
+ * One field that finds any charge (our Query), then every filter of GET /charge under "More
+ * filters". The card filter takes the first six digits only: no card number in a URL.
+ */
 function chargeFilters(providers: Array<{ providerId: string; name: string }>): FilterField[] {
   return [
-    { name: 'reference', label: 'Reference' },
-    { name: 'status', label: 'Status', type: 'select', options: CHARGE_STATUSES.filter((s) => s !== 'PROCESSING') },
+    {
+      name: 'query',
+      label: 'Search charges',
+      type: 'search',
+      hint: 'Email, card’s last four digits, part of the reference, charge id or provider’s charge id',
+      maxLength: 200,
+    },
+    { name: 'reference', label: 'Reference (exact)', more: true },
+    { name: 'status', label: 'Status', type: 'select', options: CHARGE_STATUSES.filter((s) => s !== 'PROCESSING'), more: true },
     {
       name: 'awaitingAuthentication',
       label: '3-D Secure',
@@ -24,12 +35,19 @@ function chargeFilters(providers: Array<{ providerId: string; name: string }>): 
         { value: 'true', label: 'Waiting for the payer' },
         { value: 'false', label: 'Not waiting' },
       ],
+      more: true,
     },
-    { name: 'providerId', label: 'Provider', type: 'select', options: providers.map((p) => ({ value: p.providerId, label: p.name })) },
-    { name: 'amountGreaterThan', label: 'Amount above', inputMode: 'decimal' },
-    { name: 'amountLessThan', label: 'Amount below', inputMode: 'decimal' },
-    ...addedFilters(),
-    { name: 'sortBy', label: 'Sort by', type: 'select', options: ['Date', 'Amount', 'Status', 'Reference'] },
+    {
+      name: 'providerId',
+      label: 'Provider',
+      type: 'select',
+      options: providers.map((p) => ({ value: p.providerId, label: p.name })),
+      more: true,
+    },
+    { name: 'amountGreaterThan', label: 'Amount above', inputMode: 'decimal', more: true },
+    { name: 'amountLessThan', label: 'Amount below', inputMode: 'decimal', more: true },
+    ...addedFilters(true),
+    { name: 'sortBy', label: 'Sort by', type: 'select', options: ['Date', 'Amount', 'Status', 'Reference'], more: true },
     { name: 'currency', label: 'Currency', maxLength: 3, more: true },
     { name: 'cardNumber', label: 'Card BIN', hint: 'First 6 digits of the card', inputMode: 'numeric', maxLength: 6, more: true },
     { name: 'cardholder', label: 'Cardholder', more: true },
@@ -39,14 +57,24 @@ function chargeFilters(providers: Array<{ providerId: string; name: string }>): 
     { name: 'paymentMethodId', label: 'Payment method id', more: true },
     { name: 'batchId', label: 'Batch id', more: true },
     { name: 'subscriptionId', label: 'Subscription id', more: true },
+    { name: 'paymentLinkId', label: 'Payment link id', more: true },
   ];
 }
 
 const columns = [
   { header: 'Added', cell: (c: Charge) => <Link href={`/charges/${c.chargeId}`}>{formatDate(c.dateAdded)}</Link> },
-  { header: 'Reference', cell: (c: Charge) => c.reference ?? '—' },
+  { header: 'Email', cell: (c: Charge) => <span className="wrap">{c.paymentInformation.email ?? '—'}</span> },
+  { header: 'Reference', cell: (c: Charge) => <span className="wrap">{c.reference ?? '—'}</span> },
   { header: 'Amount', numeric: true, cell: (c: Charge) => formatMoney(c.amount, c.currency) },
-  { header: 'Status', cell: (c: Charge) => <StatusBadge status={c.status} /> },
+  {
+    header: 'Status',
+    cell: (c: Charge) => (
+      <>
+        <StatusBadge status={c.status} />
+        {failureReason(c) && <span className="reason">{failureReason(c)}</span>}
+      </>
+    ),
+  },
   {
     header: 'Card',
     cell: (c: Charge) =>
@@ -54,7 +82,6 @@ const columns = [
         ? `${c.paymentInformation.card.type ?? ''} ${c.paymentInformation.card.cardNumber}`
         : c.paymentInformation.type,
   },
-  { header: 'Provider', cell: (c: Charge) => c.provider?.name ?? '—' },
 ];
 
 export function ChargeSearch() {

@@ -14,10 +14,12 @@ export function PaymentLinkPreview({
   link,
   callToAction,
   amountProblem,
+  askEmail,
 }: {
   link: Omit<PaymentPageLink, 'merchantName'>;
   callToAction: 'Pay' | 'Donate';
   amountProblem?: string;
+  askEmail: boolean;
 }) {
   const merchantName = useQuery(useTRPC().staff.me.queryOptions()).data?.accountName ?? '';
   return (
@@ -25,7 +27,7 @@ export function PaymentLinkPreview({
       <h2 id="preview-heading">Preview of the payment page</h2>
       <div className="preview" inert>
         <PaymentPage link={{ ...link, merchantName }} heading="h2" amountProblem={amountProblem}>
-          <CardForm callToAction={callToAction} />
+          <CardForm callToAction={callToAction} askEmail={askEmail} />
         </PaymentPage>
       </div>
     </section>

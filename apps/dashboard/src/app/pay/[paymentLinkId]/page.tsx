@@ -44,7 +44,7 @@ export default async function PayPage({ params, searchParams }: Props) {
     link.soldOut ? (
       <Message kind="warning">This payment link is no longer accepting payments.</Message>
     ) : link.paymentTypes.includes('card') ? (
-      <CardForm callToAction={link.callToAction} target={target} focused={focused} />
+      <CardForm callToAction={link.callToAction} target={target} focused={focused} askEmail={link.askEmail} />
     ) : (
       <Message kind="warning">This payment link takes no payment method that can be used here yet.</Message>
     );

@@ -45,6 +45,13 @@ function history(c: Charge, providerName: (providerId: string) => string): Array
   return events.sort((x, y) => x.at.localeCompare(y.at));
 }
 
+/** The payment link a charge was paid on, by its title, linking to its page. */
+function PaymentLinkName({ paymentLinkId }: { paymentLinkId: string }) {
+  const trpc = useTRPC();
+  const link = useQuery(trpc.paymentLink.get.queryOptions({ paymentLinkId }));
+  return <Link href={`/payment-links/${paymentLinkId}`}>{link.data?.title ?? paymentLinkId}</Link>;
+}
+
 export function ChargeDetail({ chargeId }: { chargeId: string }) {
   const trpc = useTRPC();
   return <Loaded query={useQuery(trpc.charge.get.queryOptions({ chargeId }))}>{(charge) => <ChargeView c={charge} />}</Loaded>;
@@ -94,6 +101,8 @@ function ChargeView({ c }: { c: Charge }) {
           items={[
             ['Charge id', c.chargeId],
             ['Reference', c.reference],
+            ['Email', c.paymentInformation.email],
+            ['Payment link', c.paymentLinkId && <PaymentLinkName paymentLinkId={c.paymentLinkId} />],
             ['Authorised', c.authorisationAmount === null ? null : formatMoney(c.authorisationAmount, c.currency)],
             ['Refunded', formatMoney(c.refundedAmount, c.currency)],
             ['Provider', c.provider && <Link href={`/providers/${c.provider.providerId}`}>{c.provider.name}</Link>],

@@ -18,6 +18,7 @@ const DRAFT = {
   description: '',
   image: '',
   callToAction: 'Pay' as 'Pay' | 'Donate',
+  askEmail: false,
   limitPayments: '',
   confirmationMessage: '',
   redirectUrl: '',
@@ -104,6 +105,7 @@ export function PaymentLinkForm() {
       description: optional(draft.description),
       image: optional(draft.image),
       callToAction: draft.callToAction,
+      askEmail: draft.askEmail,
       allowedPaymentTypes: [...HOSTED_PAYMENT_TYPES],
       limitPayments: draft.limitPayments ? Number(draft.limitPayments) : undefined,
       confirmationMessage: optional(draft.confirmationMessage),
@@ -160,6 +162,16 @@ export function PaymentLinkForm() {
             </label>
           ))}
         </fieldset>
+        <div className="field checkboxes">
+          <label>
+            <input
+              type="checkbox"
+              checked={draft.askEmail}
+              onChange={(event) => setDraft((c) => ({ ...c, askEmail: event.target.checked }))}
+            />
+            Ask the payer for their email
+          </label>
+        </div>
         <p className="hint">Payers pay by card: the only payment type the payment page takes so far.</p>
         <Field label="Limit of payments" error={errors.limitPayments} hint="Empty: no limit">
           {(props) => <input {...props} {...text('limitPayments')} type="number" min={1} step={1} />}
@@ -193,6 +205,7 @@ export function PaymentLinkForm() {
         }}
         amountProblem={draft.amount.trim() ? priceProblem && `Not a valid amount: ${priceProblem.problem}` : 'No amount yet'}
         callToAction={draft.callToAction}
+        askEmail={draft.askEmail}
       />
     </div>
   );
