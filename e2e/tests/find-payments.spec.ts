@@ -50,7 +50,7 @@ test('one field finds a charge by email, last four digits or part of its referen
   await expect(row).toContainText(email);
   await expect(row).toContainText(reference);
   await expect(row).toContainText('A$42.50');
-  await expect(row).toContainText('SUCCESS');
+  await expect(row).toContainText('Paid');
 
   await find(lastFour);
   await expect(results.getByRole('row', { name: new RegExp(reference) })).toBeVisible();
@@ -59,13 +59,13 @@ test('one field finds a charge by email, last four digits or part of its referen
   await find(`order ${run}`);
   await expect(results.getByRole('row')).toHaveCount(3);
   const failed = results.getByRole('row', { name: new RegExp(`${run}-9995`) });
-  await expect(failed).toContainText('FAILED');
-  await expect(failed).toContainText('Insufficient funds');
+  await expect(failed).toContainText('Failed');
+  await expect(failed).toContainText('Declined: insufficient funds');
   await screenshots(page, 'charges-search');
 
   await find(String(declined.chargeId ?? (declined.details as Record<string, string>).chargeId));
   await expect(results.getByRole('row')).toHaveCount(2);
-  await expect(results).toContainText('Insufficient funds');
+  await expect(results).toContainText('Declined: insufficient funds');
 
   await find(String(paid.chargeId));
   await results.getByRole('link').click();
@@ -101,9 +101,9 @@ test('a payment link lists its payments and declined attempts; each charge links
   await expect(payments.getByRole('row')).toHaveCount(2);
   await expect(payments).toContainText(email);
   await expect(payments).toContainText('A$30.00');
-  await expect(payments).toContainText('SUCCESS');
+  await expect(payments).toContainText('Paid');
   await expect(declined.getByRole('row')).toHaveCount(2);
-  await expect(declined).toContainText('The card was declined: Insufficient funds');
+  await expect(declined).toContainText('Declined: insufficient funds');
   await screenshots(page, 'payment-link-payments');
 
   await payments.getByRole('link').click();

@@ -1,5 +1,8 @@
+import { failureReason } from '@gateway/core/errors/failure-reasons';
 import type { Charge } from './types';
 
-/** Why a charge failed, in the words of its last failed attempt ("The card was declined: Insufficient funds"); undefined unless FAILED. */
-export const failureReason = (c: Pick<Charge, 'status' | 'failedAttempts'>) =>
-  c.status === 'FAILED' ? c.failedAttempts.at(-1)?.errorMessage : undefined;
+/** Why a charge failed, in a few words ("Declined: insufficient funds"), from its last failed attempt; undefined unless FAILED. */
+export function failureSummary(c: Pick<Charge, 'status' | 'failedAttempts'>): string | undefined {
+  const last = c.status === 'FAILED' ? c.failedAttempts.at(-1) : undefined;
+  return last && failureReason(last.errorCode).summary;
+}

@@ -4,8 +4,8 @@ import { CHARGE_STATUSES } from '@gateway/core/charge/status';
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { addedFilters, SearchView, useSearch, type FilterField } from '../../../components/search';
-import { StatusBadge } from '../../../components/status-badge';
-import { failureReason } from '../../../lib/charge-failure';
+import { chargeStatusText, StatusBadge } from '../../../components/status-badge';
+import { failureSummary } from '../../../lib/charge-failure';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import type { Charge, Inputs } from '../../../lib/types';
@@ -26,7 +26,13 @@ function chargeFilters(providers: Array<{ providerId: string; name: string }>): 
       maxLength: 200,
     },
     { name: 'reference', label: 'Reference (exact)', more: true },
-    { name: 'status', label: 'Status', type: 'select', options: CHARGE_STATUSES.filter((s) => s !== 'PROCESSING'), more: true },
+    {
+      name: 'status',
+      label: 'Status',
+      type: 'select',
+      options: CHARGE_STATUSES.filter((s) => s !== 'PROCESSING').map((value) => ({ value, label: chargeStatusText(value) })),
+      more: true,
+    },
     {
       name: 'awaitingAuthentication',
       label: '3-D Secure',
@@ -71,7 +77,7 @@ const columns = [
     cell: (c: Charge) => (
       <>
         <StatusBadge status={c.status} />
-        {failureReason(c) && <span className="reason">{failureReason(c)}</span>}
+        {failureSummary(c) && <span className="reason">{failureSummary(c)}</span>}
       </>
     ),
   },

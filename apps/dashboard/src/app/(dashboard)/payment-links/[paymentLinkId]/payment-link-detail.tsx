@@ -7,7 +7,7 @@ import { DataTable, type Column } from '../../../../components/data-table';
 import { Details } from '../../../../components/details';
 import { Loaded } from '../../../../components/loaded';
 import { StatusBadge } from '../../../../components/status-badge';
-import { failureReason } from '../../../../lib/charge-failure';
+import { failureSummary } from '../../../../lib/charge-failure';
 import { formatDate, formatMetadata, formatMoney } from '../../../../lib/format';
 import { useTRPC } from '../../../../lib/trpc';
 import type { Charge, Outputs } from '../../../../lib/types';
@@ -26,7 +26,7 @@ function chargeColumns(outcome: Column<Charge>): Column<Charge>[] {
   ];
 }
 const paymentColumns = chargeColumns({ header: 'Status', cell: (c) => <StatusBadge status={c.status} /> });
-const declinedColumns = chargeColumns({ header: 'Reason', cell: (c) => <span className="wrap">{failureReason(c)}</span> });
+const declinedColumns = chargeColumns({ header: 'Reason', cell: (c) => <span className="wrap">{failureSummary(c)}</span> });
 
 function ChargeList({ caption, columns, rows, empty }: { caption: string; columns: Column<Charge>[]; rows: Charge[]; empty: string }) {
   if (rows.length === 0) return <p>{empty}</p>;
