@@ -100,6 +100,8 @@ export default defineConfig({
         GATEWAY_DASHBOARD_URL: dashboardUrl,
         GATEWAY_METRICS_PORT: new URL(metricsUrl).port,
         GATEWAY_PROVIDER_ENDPOINTS: `stripe=${fakeStripeUrl}`,
+        // Webhook receivers of the tests listen on 127.0.0.1 (the API tests check the refusal of private addresses).
+        GATEWAY_WEBHOOK_ALLOW_PRIVATE: 'true',
       },
     },
     {

@@ -6,16 +6,19 @@ const run = Date.now().toString(36);
 /** Whole cents of a money cell such as "A$1,030.50", to compare amounts exactly. */
 const cents = (text: string | null) => Number((text ?? '').replace(/\D/g, ''));
 
-test('the home page charts volume and success rate per provider from real charges', async ({ page }) => {
+test("the home page shows the period's figures per currency, and charts volume and success rate per provider", async ({ page }) => {
   const volume = page.getByRole('figure', { name: /Volume captured \(AUD\)/ });
   const success = page.getByRole('figure', { name: /Success rate/ });
+  const inAud = page.getByRole('region', { name: 'In AUD' });
+  const figure = (term: string) => inAud.locator('dt', { hasText: term }).locator('+ dd');
   // Today's volume of provider B (the second column of numbers), before and after charging it.
   const volumeOfB = async () => {
     await volume.getByText('Show the numbers').click();
     return cents(await volume.getByRole('row').last().getByRole('cell').nth(1).textContent());
   };
   await page.goto('/');
-  const before = await volumeOfB();
+  const before = { volumeOfB: await volumeOfB(), volume: cents(await figure('Volume').textContent()) };
+  const payments = Number(/^\d+/.exec((await figure('Payments').textContent()) ?? '')?.[0]);
 
   await charge({ amount: 30.05, providerId: demo.providers[1]?.providerId });
   await charge({ amount: 5, providerId: demo.providers[1]?.providerId }, '4000000000000002');
@@ -23,10 +26,22 @@ test('the home page charts volume and success rate per provider from real charge
   for (const chart of [volume, success]) {
     for (const provider of demo.providers) await expect(chart.getByRole('listitem').filter({ hasText: provider.name })).toBeVisible();
   }
-  await expect(volume.locator('circle')).not.toHaveCount(0);
+  await expect(volume.locator('.recharts-line-dot')).not.toHaveCount(0);
+  // The period's figures: 30.05 more captured, one more payment; the declined 5 is no volume.
+  expect(cents(await figure('Volume').textContent()) - before.volume).toBe(3005);
+  await expect(figure('Payments')).toContainText(`${payments + 1}, and `);
+  await expect(figure('Success rate')).toHaveText(/^\d+(\.\d)? %$/);
+  // Whole labels in the currency's format on the y-axis, none clipped at the chart's edge.
+  const chartLeft = (await volume.locator('svg.recharts-surface').boundingBox())?.x ?? Infinity;
+  const labels = volume.locator('svg text').filter({ hasText: /^A\$/ });
+  await expect(labels).not.toHaveCount(0);
+  for (const label of await labels.all()) {
+    await expect(label).toHaveText(/^A\$[\d,]+\.\d\d$/);
+    expect((await label.boundingBox())?.x).toBeGreaterThanOrEqual(chartLeft - 1); // a glyph's side bearing, not a clipped character
+  }
   // The numbers behind the lines, for screen readers: today, provider B took 30.05 more (the
   // declined 5 is not volume) and failed at least once.
-  expect((await volumeOfB()) - before).toBe(3005);
+  expect((await volumeOfB()) - before.volumeOfB).toBe(3005);
   await success.getByText('Show the numbers').click();
   await expect(success.getByRole('row').last().getByRole('cell').nth(1)).not.toHaveText('—');
   await screenshot(page, 'home');

@@ -1,7 +1,7 @@
 import { DEFAULT_LIMITS } from '@gateway/api';
 import { ERRORS } from '@gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, client, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+import { CHEAP_DOMESTIC, card, client, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
 
 /** The dashboard's API: the core router over tRPC at /trpc, authorised by a staff session cookie. */
 let t: TestGateway;
@@ -174,26 +174,78 @@ describe('staff see their account only', () => {
     });
   });
 
-  it('charts volume per currency (never added across currencies) and success rate per provider and day', async () => {
-    await a.api.post('/charge/card', { amount: 3.25, currency: 'USD', providerId: a.providerIds[0], paymentInformation: card() });
-    await a.api.post('/charge/card', { amount: 7.5, providerId: a.providerIds[1], paymentInformation: card() });
-    await a.api.post('/charge/card', { amount: 9, providerId: a.providerIds[1], paymentInformation: card('4000000000000002') });
-    const b = await signedIn('ann@example.com');
-    const { data } = await b.query<{
+  it("answers the period's figures per currency and charts per provider, from this account only", async () => {
+    const c = await createAccount(t);
+    await t.gateway.services.staff.create({ id: c.accountId }, { email: 'gus@example.com', name: 'Gus', password });
+    const [first, second] = c.providerIds;
+    const charge = (amount: number, providerId = first, extra = {}, cardNumber?: string) =>
+      c.api.post<{ chargeId: string }>('/charge/card', { amount, providerId, paymentInformation: card(cardNumber), ...extra });
+    await charge(10.1);
+    const refunded = await charge(20.2);
+    expect((await c.api.delete(`/charge/${refunded.body.chargeId}?amount=5.05`)).status).toBe(200);
+    await charge(3.25, first, { currency: 'USD' });
+    await charge(7.5, second);
+    await charge(9, second, {}, '4000000000000002');
+    // Another account's payments count for it alone.
+    await other.api.post('/charge/card', { amount: 1000, providerId: other.providerIds[0], paymentInformation: card() });
+
+    const b = await signedIn('gus@example.com');
+    const { status, data } = await b.query<{
       dates: string[];
-      providers: Array<{
-        providerId: string;
-        currencies: string[];
-        days: Array<{ date: string; volume: Record<string, number>; accepted: number; failed: number }>;
-      }>;
+      totals: unknown[];
+      volume: Array<{ currency: string; series: Array<{ key: string; values: number[] }> }>;
+      successRate: Array<{ key: string; values: Array<number | null> }>;
     }>('dashboard.stats', { days: 7 });
+    expect(status).toBe(200);
     expect(data.dates).toHaveLength(7);
     expect(data.dates.at(-1)).toBe(new Date().toISOString().slice(0, 10));
-    expect(data.providers.map((p) => p.providerId)).toEqual(a.providerIds);
-    const [first, second] = data.providers.map((p) => p.days.at(-1));
-    expect(first).toMatchObject({ volume: { AUD: 20, USD: 3.25 }, accepted: 2, failed: 0 });
-    expect(second).toMatchObject({ volume: { AUD: 7.5 }, accepted: 1, failed: 1 });
-    expect(data.providers.map((p) => p.currencies)).toEqual([['AUD', 'USD'], ['AUD']]);
+    expect(data.totals).toEqual([
+      // 10.10 + 20.20 + 7.50 captured; 3 accepted out of 4; 5.05 refunded.
+      { currency: 'AUD', volume: 37.8, payments: 3, failed: 1, successRate: 75, refunds: 1, refunded: 5.05 },
+      { currency: 'USD', volume: 3.25, payments: 1, failed: 0, successRate: 100, refunds: 0, refunded: 0 },
+    ]);
+    const today = (values: unknown[]) => values.at(-1);
+    expect(data.volume.map((chart) => [chart.currency, chart.series.map((s) => [s.key, today(s.values)])])).toEqual([
+      [
+        'AUD',
+        [
+          [first, 30.3],
+          [second, 7.5],
+        ],
+      ],
+      ['USD', [[first, 3.25]]],
+    ]);
+    expect(data.successRate.map((s) => [s.key, today(s.values)])).toEqual([
+      [first, 100],
+      [second, 50],
+    ]);
+    expect(data.successRate[0]?.values.slice(0, -1)).toEqual([null, null, null, null, null, null]);
+  });
+
+  it('draws at most eight lines per chart: the seven largest providers, then the others added up as "Other"', async () => {
+    const providers = Array.from({ length: 10 }, (_, n) => ({ ...CHEAP_DOMESTIC, name: `Acquirer ${n}` }));
+    const c = await createAccount(t, providers);
+    await t.gateway.services.staff.create({ id: c.accountId }, { email: 'hal@example.com', name: 'Hal', password });
+    // Provider n takes n + 1 dollars and 1 cent: the three first are the smallest.
+    for (const [n, providerId] of c.providerIds.entries()) {
+      await c.api.post('/charge/card', { amount: n + 1.01, providerId, paymentInformation: card() });
+    }
+    await c.api.post('/charge/card', { amount: 5, providerId: c.providerIds[0], paymentInformation: card('4000000000000002') });
+    const b = await signedIn('hal@example.com');
+    const { data } = await b.query<{
+      volume: Array<{ series: Array<{ key: string; name: string; values: number[] }> }>;
+      successRate: Array<{ key: string; name: string; values: Array<number | null> }>;
+    }>('dashboard.stats', { days: 1 });
+    const [aud] = data.volume;
+    expect(aud?.series.map((s) => [s.key, s.name, s.values])).toEqual([
+      ...c.providerIds.slice(3).map((id, n) => [id, `Acquirer ${n + 3}`, [n + 4.01]]),
+      // 1.01 + 2.01 + 3.01 added in minor units: exactly 6.03.
+      ['other', 'Other (3 providers)', [6.03]],
+    ]);
+    // By attempts: provider 0 tried twice; the others once each, so the last three (a tie keeps their order) are Other.
+    expect(data.successRate).toHaveLength(8);
+    expect(data.successRate[0]).toMatchObject({ key: c.providerIds[0], values: [50] });
+    expect(data.successRate.at(-1)).toMatchObject({ name: expect.stringMatching(/^Other \(3 providers\)$/), values: [100] });
   });
 
   it("counts days in the staff member's time zone, and refuses one that is not a known IANA name", async () => {
@@ -210,15 +262,13 @@ describe('staff see their account only', () => {
     await t.gateway.database.prisma.charge.update({ where: { id: paid.body.chargeId }, data: { dateAdded: at } });
     const b = await signedIn('fay@example.com');
     const volumeByDay = async (timeZone?: string) => {
-      const { status, data } = await b.query<{ providers: Array<{ days: Array<{ date: string; volume: Record<string, number> }> }> }>(
+      const { status, data } = await b.query<{ dates: string[]; volume: Array<{ series: Array<{ values: number[] }> }> }>(
         'dashboard.stats',
-        {
-          days: 7,
-          ...(timeZone && { timeZone }),
-        },
+        { days: 7, ...(timeZone && { timeZone }) },
       );
       expect(status).toBe(200);
-      return Object.fromEntries(data.providers[0]!.days.filter((d) => d.volume.AUD).map((d) => [d.date, d.volume.AUD]));
+      const values = data.volume[0]?.series[0]?.values ?? [];
+      return Object.fromEntries(data.dates.map((date, n) => [date, values[n]]).filter(([, amount]) => amount));
     };
     const yesterday = at.toISOString().slice(0, 10);
     expect(await volumeByDay()).toEqual({ [yesterday]: 12.5 });

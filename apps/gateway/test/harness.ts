@@ -150,6 +150,44 @@ export function client(baseUrl: string, secretKey?: string) {
 
 export type Client = ReturnType<typeof client>;
 
+export interface TrpcAnswer<T> {
+  status: number;
+  data: T;
+  /** The API error body, when the call was refused. */
+  apiError?: { code: number; message: string; details: Record<string, string> | null };
+}
+
+/**
+ * A staff member of the account, signed in, calling the dashboard's tRPC procedures as its pages
+ * do (a query by GET, a mutation by POST with a JSON body, the session cookie).
+ */
+export async function staffOf(t: TestGateway, accountId: string) {
+  const email = `staff-${accountId}@example.com`;
+  const password = 'correct horse battery staple';
+  await t.gateway.services.staff.create({ id: accountId }, { email, name: 'Staff', password });
+  const signIn = await fetch(`${t.url}/trpc/staff.signIn`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  expect(signIn.status).toBe(200);
+  const cookie = signIn.headers.getSetCookie()[0]?.split(';')[0] ?? '';
+  async function call<T>(procedure: string, input: unknown, method: 'GET' | 'POST'): Promise<TrpcAnswer<T>> {
+    const query = method === 'GET' ? `?input=${encodeURIComponent(JSON.stringify(input))}` : '';
+    const response = await fetch(`${t.url}/trpc/${procedure}${query}`, {
+      method,
+      headers: { cookie, 'content-type': 'application/json' },
+      body: method === 'POST' ? JSON.stringify(input) : undefined,
+    });
+    const body = (await response.json()) as { result?: { data: T }; error?: { data: { apiError: TrpcAnswer<T>['apiError'] } } };
+    return { status: response.status, data: body.result?.data as T, apiError: body.error?.data.apiError };
+  }
+  return {
+    query: <T = Record<string, unknown>>(procedure: string, input?: unknown) => call<T>(procedure, input, 'GET'),
+    mutate: <T = Record<string, unknown>>(procedure: string, input?: unknown) => call<T>(procedure, input ?? {}, 'POST'),
+  };
+}
+
 /** The same client, keeping every answer's body as text in `answers` (for scans of what answers hold). */
 export function recording(api: Client, answers: string[]): Client {
   const keep = async <T>(response: Promise<ApiResponse<T>>) => {

@@ -235,7 +235,9 @@ describe('transaction events', () => {
     expect(log.body.deliveries).toHaveLength(2);
     for (const delivery of log.body.deliveries) {
       expect(delivery).toMatchObject({ status: 'DELIVERED', attempts: 1, lastStatusCode: 200, nextAttemptAt: null });
-      expect(delivery.attemptLog).toEqual([{ date: expect.any(String), statusCode: 200, error: null, durationMs: expect.any(Number) }]);
+      expect(delivery.attemptLog).toEqual([
+        { date: expect.any(String), statusCode: 200, error: null, durationMs: expect.any(Number), responseExcerpt: 'ok' },
+      ]);
     }
     const search = await a.api.get<{ count: number; deliveries: Body[] }>(`/webhook/delivery?resourceId=${chargeId}&type=Transaction`);
     expect(search.body.count).toBe(6);

@@ -1,36 +1,27 @@
+'use client';
+
 import { useId } from 'react';
+import { CartesianGrid, Line, LineChart as Chart, Tooltip, XAxis, YAxis } from 'recharts';
 
 export interface Series {
+  key: string;
   name: string;
   /** One value per date; null where there is nothing to plot (no payments that day). */
   values: Array<number | null>;
 }
 
-const COLOURS = ['#4338ca', '#c2410c', '#047857', '#be185d', '#0369a1', '#4d7c0f'];
-const WIDTH = 480;
-const HEIGHT = 220;
-const PAD = { top: 12, right: 16, bottom: 28, left: 72 };
+/** Eight colours apart from one another (the dashboard charts at most eight lines), each 3:1 or more against white. */
+const COLOURS = ['#4338ca', '#c2410c', '#047857', '#be185d', '#0369a1', '#4d7c0f', '#7e22ce', '#57534e'];
+const colourOf = (n: number) => COLOURS[n % COLOURS.length];
 
-/** A round number at or above `value`, for the top of the scale. */
-function niceCeiling(value: number): number {
-  if (value <= 0) return 1;
-  const magnitude = 10 ** Math.floor(Math.log10(value));
-  return [1, 2, 2.5, 5, 10].map((step) => step * magnitude).find((candidate) => candidate >= value) ?? value;
-}
-
-/** Runs of consecutive values, so that a missing day breaks the line instead of bridging it. */
-function segments(values: Array<number | null>): Array<Array<[number, number]>> {
-  const runs: Array<Array<[number, number]>> = [[]];
-  values.forEach((value, index) => {
-    if (value === null) runs.push([]);
-    else runs.at(-1)?.push([index, value]);
-  });
-  return runs.filter((run) => run.length > 0);
-}
+/** "Nov 27" for 2026-11-27: a day of the period, already in the staff member's time zone. */
+const dayLabel = (date: string) =>
+  new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(date));
 
 /**
- * A line chart in plain SVG, one line per series over the same dates. Screen readers get the
- * figure's caption and, under "Show the numbers", the data as a table.
+ * A line chart (Recharts), one line per series over the same dates: the y-axis as wide as its
+ * labels in `format`, a missing day breaking its line. Screen readers get the figure's caption and,
+ * under "Show the numbers", the data as a table.
  */
 export function LineChart({
   title,
@@ -46,56 +37,48 @@ export function LineChart({
   max?: number;
 }) {
   const captionId = useId();
-  const top = max ?? niceCeiling(Math.max(0, ...series.flatMap((s) => s.values.filter((v): v is number => v !== null))));
-  const x = (index: number) => PAD.left + (dates.length < 2 ? 0 : (index / (dates.length - 1)) * (WIDTH - PAD.left - PAD.right));
-  const y = (value: number) => HEIGHT - PAD.bottom - (value / top) * (HEIGHT - PAD.top - PAD.bottom);
-  const ticks = [0, 0.25, 0.5, 0.75, 1].map((f) => f * top);
-  const labelled = [0, Math.floor((dates.length - 1) / 2), dates.length - 1].filter((v, i, all) => all.indexOf(v) === i);
+  const rows = dates.map((date, index) => ({ date, values: series.map((s) => s.values[index] ?? null) }));
   return (
     <figure className="chart card">
       <figcaption id={captionId}>
         <h2>{title}</h2>
       </figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={captionId}>
-        {ticks.map((tick) => (
-          <g key={tick}>
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} stroke="#e4e7ee" />
-            <text x={PAD.left - 8} y={y(tick) + 4} textAnchor="end" fontSize="13" fill="#5b6477">
-              {format(tick)}
-            </text>
-          </g>
-        ))}
-        {labelled.map((index) => (
-          <text
-            key={index}
-            x={x(index)}
-            y={HEIGHT - 8}
-            textAnchor={index === 0 ? 'start' : index === dates.length - 1 ? 'end' : 'middle'}
-            fontSize="13"
-            fill="#5b6477"
-          >
-            {dates[index]?.slice(5)}
-          </text>
-        ))}
+      <Chart
+        responsive
+        data={rows}
+        title={title}
+        style={{ width: '100%', aspectRatio: 2.2 }}
+        margin={{ top: 8, right: 16, bottom: 0, left: 0 }}
+      >
+        <CartesianGrid stroke="#e4e7ee" vertical={false} />
+        <XAxis dataKey="date" tickFormatter={dayLabel} tick={{ fill: '#5b6477', fontSize: 13 }} minTickGap={16} />
+        <YAxis
+          width="auto"
+          domain={max === undefined ? [0, 'auto'] : [0, max]}
+          tickFormatter={format}
+          tick={{ fill: '#5b6477', fontSize: 13 }}
+        />
+        <Tooltip
+          formatter={(value) => (typeof value === 'number' ? format(value) : '—')}
+          labelFormatter={(date) => dayLabel(String(date))}
+        />
         {series.map((s, n) => (
-          <g key={s.name} stroke={COLOURS[n % COLOURS.length]} fill={COLOURS[n % COLOURS.length]}>
-            {segments(s.values).map((run) => (
-              <polyline key={run[0]?.[0]} fill="none" strokeWidth="2" points={run.map(([i, v]) => `${x(i)},${y(v)}`).join(' ')} />
-            ))}
-            {s.values.map((value, index) =>
-              value === null ? null : (
-                <circle key={index} cx={x(index)} cy={y(value)} r="3">
-                  <title>{`${s.name}, ${dates[index]}: ${format(value)}`}</title>
-                </circle>
-              ),
-            )}
-          </g>
+          <Line
+            key={s.key}
+            name={s.name}
+            dataKey={(row: (typeof rows)[number]) => row.values[n]}
+            stroke={colourOf(n)}
+            fill={colourOf(n)}
+            strokeWidth={2}
+            dot={{ r: 3 }}
+            isAnimationActive={false}
+          />
         ))}
-      </svg>
+      </Chart>
       <ul className="legend">
         {series.map((s, n) => (
-          <li key={s.name}>
-            <span style={{ background: COLOURS[n % COLOURS.length] }} aria-hidden="true" />
+          <li key={s.key}>
+            <span style={{ background: colourOf(n) }} aria-hidden="true" />
             {s.name}
           </li>
         ))}
@@ -109,24 +92,21 @@ export function LineChart({
               <tr>
                 <th scope="col">Date</th>
                 {series.map((s) => (
-                  <th key={s.name} scope="col" className="number">
+                  <th key={s.key} scope="col" className="number">
                     {s.name}
                   </th>
                 ))}
               </tr>
             </thead>
             <tbody>
-              {dates.map((date, index) => (
-                <tr key={date}>
-                  <th scope="row">{date}</th>
-                  {series.map((s) => {
-                    const value = s.values[index];
-                    return (
-                      <td key={s.name} className="number">
-                        {value === null || value === undefined ? '—' : format(value)}
-                      </td>
-                    );
-                  })}
+              {rows.map((row) => (
+                <tr key={row.date}>
+                  <th scope="row">{row.date}</th>
+                  {row.values.map((value, n) => (
+                    <td key={series[n]?.key} className="number">
+                      {value === null ? '—' : format(value)}
+                    </td>
+                  ))}
                 </tr>
               ))}
             </tbody>

@@ -23,13 +23,18 @@ export const webhookSubscriptionOutput = z
 
 export type WebhookSubscriptionView = z.infer<typeof webhookSubscriptionOutput>;
 
+/** Types of the events in the delivery log: those above, and Test for a test delivery sent from the dashboard. */
+const webhookEventTypeOutput = z
+  .enum([...WEBHOOK_TYPES, 'Test'])
+  .meta({ description: 'Transaction, Batch, Subscription, Customer, PaymentMethod, or Test (a test delivery sent from the dashboard)' });
+
 export const WEBHOOK_DELIVERY_STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
 
 export const webhookDeliveryOutput = z
   .object({
     deliveryId: z.string(),
     messageId: z.string(),
-    type: webhookTypeSchema,
+    type: webhookEventTypeOutput,
     eventType: z.string(),
     resourceId: z.string(),
     webhookSubscriptionId: z.string().nullable().meta({ description: 'null: the webhook object of the request that made the change' }),
@@ -49,7 +54,7 @@ export type WebhookDeliveryView = z.infer<typeof webhookDeliveryOutput>;
 export const webhookEventOutput = z
   .object({
     messageId: z.string(),
-    type: webhookTypeSchema,
+    type: webhookEventTypeOutput,
     eventType: z.string(),
     resourceId: z.string(),
     createdDate: dateOutput.meta({ description: 'Also meta.timestamp of every delivery of the event' }),
@@ -62,6 +67,7 @@ export const webhookEventOutput = z
             statusCode: z.number().int().nullable(),
             error: z.string().nullable(),
             durationMs: z.number().int(),
+            responseExcerpt: z.string().nullable().meta({ description: "The start of the receiver's answer body (512 bytes at most)" }),
           }),
         ),
       }),

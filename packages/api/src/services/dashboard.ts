@@ -1,5 +1,5 @@
 import { notFound, toWireAmount } from '@gateway/core';
-import type { Account } from '@gateway/db';
+import { type Account, Prisma } from '@gateway/db';
 import { providerType, type CredentialCheck } from '@gateway/providers';
 import { threeDsTimeoutMs } from './charges/three-d-secure';
 import { isWaitingForPayer } from './charges/view';
@@ -26,19 +26,25 @@ export function credentialCheckMessage(provider: string, check: CredentialCheck)
 }
 /** Charge states in which the provider accepted the payment. */
 const ACCEPTED = ['SUCCESS', 'PARTIAL_REFUND', 'REFUND', 'AUTHORISE', 'AUTHORISE_CANCELLED'];
+/** Lines per chart at most: the largest providers, then the others added up as one. */
+export const MAX_SERIES = 8;
 
-export interface ProviderDay {
-  /** Day in the time zone asked for, YYYY-MM-DD. */
-  date: string;
-  /** Captured amount of the day's charges by currency (amounts of different currencies are never added). */
-  volume: Record<string, number>;
-  /** Charges the provider accepted. */
+/** One line of a chart: a provider's, or "Other" for the providers past the largest. */
+export interface Series<T> {
+  key: string;
+  name: string;
+  /** One per day of the period. */
+  days: T[];
+}
+
+/** Provider attempts of a day: accepted charges and failed attempts (declines, errors, timeouts). */
+interface Attempts {
   accepted: number;
-  /** Provider attempts that failed (declines, errors, timeouts). */
   failed: number;
 }
 
 const utcDayOf = (instant: number) => new Date(instant).toISOString().slice(0, 10);
+const byDescendingSize = <T extends { size: bigint }>(a: T, b: T) => (a.size === b.size ? 0 : a.size > b.size ? -1 : 1);
 
 /** The calendar day of `date` in the time zone, YYYY-MM-DD. */
 function dayIn(timeZone: string, date: Date): string {
@@ -46,6 +52,21 @@ function dayIn(timeZone: string, date: Date): string {
   const part = (type: string) => parts.find((p) => p.type === type)?.value;
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
+
+/**
+ * At most MAX_SERIES lines: all of them when they fit, else the largest MAX_SERIES − 1 (by `size`,
+ * kept in their given order so a provider keeps its place) and "Other", the rest added day by day.
+ */
+export function largestThenOther<T>(series: Array<Series<T> & { size: bigint }>, add: (a: T, b: T) => T): Array<Series<T>> {
+  const strip = ({ key, name, days }: Series<T>): Series<T> => ({ key, name, days });
+  if (series.length <= MAX_SERIES) return series.map(strip);
+  const largest = new Set([...series].sort(byDescendingSize).slice(0, MAX_SERIES - 1));
+  const rest = series.filter((s) => !largest.has(s));
+  const days = rest.map((s) => s.days).reduce((sum, next) => sum.map((day, i) => add(day, next[i] as T)));
+  return [...series.filter((s) => largest.has(s)).map(strip), { key: 'other', name: `Other (${rest.length} providers)`, days }];
+}
+
+const percentOf = ({ accepted, failed }: Attempts) => (accepted + failed === 0 ? null : (100 * accepted) / (accepted + failed));
 
 /** Read models of the dashboard that no REST operation answers. */
 export function createDashboardService({ db, clock, config, logger }: Dependencies) {
@@ -67,58 +88,120 @@ export function createDashboardService({ db, clock, config, logger }: Dependenci
   }
 
   /**
-   * The home page: per provider and day in the staff member's time zone, the captured volume in
-   * each currency and how many payments the provider accepted or failed (its success rate), from
-   * the charges and their failed attempts.
+   * The home page, for the last `days` days in the staff member's time zone: per currency, the
+   * period's headline figures and each provider's captured volume per day; per provider and day,
+   * how many payments it accepted out of all its attempts (its success rate). Every sum is
+   * PostgreSQL's, in minor units; at most MAX_SERIES lines per chart.
    */
-  async function providerDays(account: Account, days: number, askedTimeZone = 'UTC') {
+  async function home(account: Account, days: number, askedTimeZone = 'UTC') {
     const timeZone = await zoneTheDatabaseKnows(askedTimeZone);
     const today = Date.parse(dayIn(timeZone, clock.now()));
     const dates = Array.from({ length: days }, (_, i) => utcDayOf(today - (days - 1 - i) * DAY_MS));
-    // A day before the first one in UTC: every time zone's first day starts after it.
-    const since = new Date(today - days * DAY_MS);
-    const [providers, charges, failures] = await Promise.all([
+    // The start of the first day in the time zone.
+    const since = Prisma.sql`(${dates[0]}::date::timestamp AT TIME ZONE ${timeZone})`;
+    const localDay = (column: Prisma.Sql) => Prisma.sql`to_char(${column} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
+    const [providers, volumes, failures, totals, refunds] = await Promise.all([
       db.provider.findMany({ where: { accountId: account.id }, orderBy: { dateAdded: 'asc' } }),
       db.$queryRaw<Array<{ providerId: string; day: string; currency: string; volume: string; accepted: number }>>`
-        SELECT "providerId", to_char("dateAdded" AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day, "currency",
+        SELECT "providerId", ${localDay(Prisma.sql`"dateAdded"`)} AS day, "currency",
                sum("capturedAmount")::text AS volume, count(*)::int AS accepted
         FROM "Charge"
         WHERE "accountId" = ${account.id} AND "dateAdded" >= ${since} AND "providerId" IS NOT NULL
           AND "status"::text = ANY(${ACCEPTED})
         GROUP BY 1, 2, 3`,
       db.$queryRaw<Array<{ providerId: string; day: string; failed: number }>>`
-        SELECT a."providerId", to_char(a."dateAttempted" AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS day, count(*)::int AS failed
+        SELECT a."providerId", ${localDay(Prisma.sql`a."dateAttempted"`)} AS day, count(*)::int AS failed
         FROM "ChargeAttempt" a JOIN "Charge" c ON c."id" = a."chargeId"
         WHERE c."accountId" = ${account.id} AND a."dateAttempted" >= ${since}
         GROUP BY 1, 2`,
+      db.$queryRaw<Array<{ currency: string; volume: string; payments: number; failed: number }>>`
+        SELECT "currency",
+               COALESCE(sum("capturedAmount") FILTER (WHERE "status"::text = ANY(${ACCEPTED})), 0)::text AS volume,
+               (count(*) FILTER (WHERE "status"::text = ANY(${ACCEPTED})))::int AS payments,
+               (count(*) FILTER (WHERE "status" = 'FAILED'))::int AS failed
+        FROM "Charge"
+        WHERE "accountId" = ${account.id} AND "dateAdded" >= ${since}
+        GROUP BY 1`,
+      db.$queryRaw<Array<{ currency: string; refunded: string; refunds: number }>>`
+        SELECT c."currency", sum(r."amount")::text AS refunded, count(*)::int AS refunds
+        FROM "Refund" r JOIN "Charge" c ON c."id" = r."chargeId"
+        WHERE c."accountId" = ${account.id} AND r."dateAdded" >= ${since} AND r."status" = 'SUCCEEDED'
+        GROUP BY 1`,
     ]);
     const key = (providerId: string, day: string) => `${providerId} ${day}`;
-    const accepted = new Map<string, { count: number; volume: Record<string, number> }>();
-    for (const row of charges) {
-      const entry = accepted.get(key(row.providerId, row.day)) ?? { count: 0, volume: {} };
-      entry.count += row.accepted;
-      entry.volume[row.currency] = toWireAmount(BigInt(row.volume), requireCurrency(row.currency));
-      accepted.set(key(row.providerId, row.day), entry);
+    const volumeOf = new Map(volumes.map((row) => [`${key(row.providerId, row.day)} ${row.currency}`, BigInt(row.volume)]));
+    const attemptsOf = new Map<string, Attempts>();
+    for (const row of volumes) {
+      const day = attemptsOf.get(key(row.providerId, row.day)) ?? { accepted: 0, failed: 0 };
+      attemptsOf.set(key(row.providerId, row.day), { ...day, accepted: day.accepted + row.accepted });
     }
-    const failed = new Map(failures.map((row) => [key(row.providerId, row.day), row.failed]));
+    for (const row of failures) {
+      const day = attemptsOf.get(key(row.providerId, row.day)) ?? { accepted: 0, failed: 0 };
+      attemptsOf.set(key(row.providerId, row.day), { ...day, failed: row.failed });
+    }
+
+    // A provider's default currency, then those it took payments in during the period.
+    const currenciesOf = (provider: (typeof providers)[number]) => [
+      provider.currency,
+      ...[...new Set(volumes.filter((row) => row.providerId === provider.id).map((row) => row.currency))]
+        .filter((currency) => currency !== provider.currency)
+        .sort(),
+    ];
+    const chartCurrencies = [...new Set(providers.flatMap(currenciesOf))];
+    const currencies = [
+      ...chartCurrencies,
+      ...[...new Set([...totals, ...refunds].map((row) => row.currency))].filter((c) => !chartCurrencies.includes(c)).sort(),
+    ];
+
+    const volume = chartCurrencies.map((code) => {
+      const currency = requireCurrency(code);
+      const series = providers
+        .filter((provider) => currenciesOf(provider).includes(code))
+        .map((provider) => {
+          const minor = dates.map((date) => volumeOf.get(`${key(provider.id, date)} ${code}`) ?? 0n);
+          return { key: provider.id, name: provider.name, days: minor, size: minor.reduce((a, b) => a + b, 0n) };
+        });
+      return {
+        currency: code,
+        series: largestThenOther(series, (a, b) => a + b).map(({ days: minor, ...line }) => ({
+          ...line,
+          values: minor.map((amount) => toWireAmount(amount, currency)),
+        })),
+      };
+    });
+
+    const successRate = largestThenOther(
+      providers.map((provider) => {
+        const attempts = dates.map((date) => attemptsOf.get(key(provider.id, date)) ?? { accepted: 0, failed: 0 });
+        return {
+          key: provider.id,
+          name: provider.name,
+          days: attempts,
+          size: BigInt(attempts.reduce((n, d) => n + d.accepted + d.failed, 0)),
+        };
+      }),
+      (a, b) => ({ accepted: a.accepted + b.accepted, failed: a.failed + b.failed }),
+    ).map(({ days: attempts, ...line }) => ({ ...line, values: attempts.map(percentOf) }));
+
     return {
       timeZone,
       dates,
-      providers: providers.map((provider) => {
-        const others = new Set(charges.filter((row) => row.providerId === provider.id).map((row) => row.currency));
-        others.delete(provider.currency);
+      totals: currencies.map((code) => {
+        const currency = requireCurrency(code);
+        const charges = totals.find((row) => row.currency === code) ?? { volume: '0', payments: 0, failed: 0 };
+        const refunded = refunds.find((row) => row.currency === code) ?? { refunded: '0', refunds: 0 };
         return {
-          providerId: provider.id,
-          name: provider.name,
-          currency: provider.currency,
-          // Its default currency first, then those it took payments in during the period.
-          currencies: [provider.currency, ...[...others].sort()],
-          days: dates.map((date): ProviderDay => {
-            const day = accepted.get(key(provider.id, date));
-            return { date, volume: day?.volume ?? {}, accepted: day?.count ?? 0, failed: failed.get(key(provider.id, date)) ?? 0 };
-          }),
+          currency: code,
+          volume: toWireAmount(BigInt(charges.volume), currency),
+          payments: charges.payments,
+          failed: charges.failed,
+          successRate: percentOf({ accepted: charges.payments, failed: charges.failed }),
+          refunded: toWireAmount(BigInt(refunded.refunded), currency),
+          refunds: refunded.refunds,
         };
       }),
+      volume,
+      successRate,
     };
   }
 
@@ -156,5 +239,5 @@ export function createDashboardService({ db, clock, config, logger }: Dependenci
     return { waitingSince: since.toISOString(), givesUpAt: new Date(since.getTime() + threeDsTimeoutMs(config)).toISOString() };
   }
 
-  return { providerDays, simulatedLatency, checkCredentials, authenticationWait };
+  return { home, simulatedLatency, checkCredentials, authenticationWait };
 }

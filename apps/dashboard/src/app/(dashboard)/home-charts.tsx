@@ -2,6 +2,7 @@
 
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { Details } from '../../components/details';
 import { Field } from '../../components/field';
 import { LineChart } from '../../components/line-chart';
 import { Loaded } from '../../components/loaded';
@@ -10,23 +11,48 @@ import { useTRPC } from '../../lib/trpc';
 import type { Outputs } from '../../lib/types';
 
 const PERIODS = [7, 14, 30, 90];
-const percent = (value: number) => `${Math.round(value)} %`;
+const percent = (value: number | null) =>
+  value === null ? '—' : `${new Intl.NumberFormat('en', { maximumFractionDigits: 1 }).format(value)} %`;
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** One volume chart per currency (amounts of different currencies are never added), and the success rate of every provider. */
-function Charts({ timeZone, dates, providers }: Outputs['dashboard']['stats']) {
-  const currencies = [...new Set(providers.flatMap((p) => p.currencies))];
+type Stats = Outputs['dashboard']['stats'];
+
+/** The period's headline figures, one card per currency (amounts of different currencies are never added). */
+function Figures({ totals }: Pick<Stats, 'totals'>) {
+  return (
+    <div className="figures">
+      {totals.map((t) => (
+        <Details
+          key={t.currency}
+          title={`In ${t.currency}`}
+          items={[
+            ['Volume', formatMoney(t.volume, t.currency)],
+            ['Payments', `${t.payments}${t.failed ? `, and ${t.failed} failed` : ''}`],
+            ['Success rate', percent(t.successRate)],
+            ['Refunds', `${formatMoney(t.refunded, t.currency)} (${plural(t.refunds, 'refund')})`],
+          ]}
+        />
+      ))}
+    </div>
+  );
+}
+
+/** One volume chart per currency, and the success rate of the providers: at most eight lines each, the largest providers then "Other". */
+function Charts({ timeZone, dates, totals, volume, successRate }: Stats) {
   return (
     <>
-      <p className="hint">Days in the {timeZone} time zone.</p>
+      <p className="hint">
+        Days in the {timeZone} time zone. Success rate: payments accepted out of those accepted or failed; refunds made in the period, of
+        any payment.
+      </p>
+      <Figures totals={totals} />
       <div className="grid-2">
-        {currencies.map((currency) => (
+        {volume.map(({ currency, series }) => (
           <LineChart
             key={currency}
             title={`Volume captured (${currency})`}
             dates={dates}
-            series={providers
-              .filter((p) => p.currencies.includes(currency))
-              .map((p) => ({ name: p.name, values: p.days.map((d) => d.volume[currency] ?? 0) }))}
+            series={series}
             format={(value) => formatMoney(value, currency)}
           />
         ))}
@@ -34,10 +60,7 @@ function Charts({ timeZone, dates, providers }: Outputs['dashboard']['stats']) {
           title="Success rate (accepted payments out of all provider attempts)"
           dates={dates}
           max={100}
-          series={providers.map((p) => ({
-            name: p.name,
-            values: p.days.map((d) => (d.accepted + d.failed === 0 ? null : (100 * d.accepted) / (d.accepted + d.failed))),
-          }))}
+          series={successRate}
           format={percent}
         />
       </div>
@@ -55,7 +78,7 @@ export function HomeCharts() {
   return (
     <>
       <div className="page-header">
-        <h1>Payments by provider</h1>
+        <h1>Payments</h1>
         <Field label="Period">
           {(props) => (
             <select value={days} onChange={(event) => setDays(Number(event.target.value))} {...props}>

@@ -24,27 +24,33 @@ export const input = z.object({
     .default('UTC'),
 });
 
-const day = z.object({
-  date: z.string(),
-  /** Captured amount by currency: amounts in different currencies are never added together. */
-  volume: z.record(z.string(), z.number()),
-  accepted: z.number().int(),
-  failed: z.number().int(),
-});
+/** A chart's line: a provider's (key: its providerId), or "Other" (key: other) adding up the providers past the largest. */
+const series = <T extends z.ZodType>(value: T) =>
+  z.object({ key: z.string(), name: z.string(), /** One per date. */ values: z.array(value) });
 
 export const output = z.object({
   /** The zone whose days `dates` are: the one asked for, or UTC when the database does not know it. */
   timeZone: z.string(),
   dates: z.array(z.string()),
-  providers: z.array(
+  /** The period's figures per currency (amounts of different currencies are never added together). */
+  totals: z.array(
     z.object({
-      providerId: z.string(),
-      name: z.string(),
-      /** The provider's default currency. */
       currency: z.string(),
-      /** Its default currency, then every other it captured payments in during the period. */
-      currencies: z.array(z.string()),
-      days: z.array(day),
+      /** Captured amount of the period's charges. */
+      volume: z.number(),
+      /** Charges the provider accepted. */
+      payments: z.number().int(),
+      /** Charges that failed. */
+      failed: z.number().int(),
+      /** Accepted out of accepted and failed charges, in percent; null with neither. */
+      successRate: z.number().nullable(),
+      /** Refunds made in the period (of any charge), and their amount. */
+      refunds: z.number().int(),
+      refunded: z.number(),
     }),
   ),
+  /** Captured volume per provider and day, one chart per currency: the providers' default currencies, then those they took payments in. */
+  volume: z.array(z.object({ currency: z.string(), series: z.array(series(z.number())) })),
+  /** Accepted payments out of all provider attempts (declines, errors, timeouts) per provider and day, in percent; null for none. */
+  successRate: z.array(series(z.number().nullable())),
 });

@@ -71,7 +71,7 @@ export function pauseMs(failures: number): number {
 }
 
 /** The job key of a delivery's endpoint: its subscription, or the host of a request's webhook. */
-const endpointOf = (delivery: Pick<WebhookDelivery, 'subscriptionId' | 'url'>) =>
+export const endpointOf = (delivery: Pick<WebhookDelivery, 'subscriptionId' | 'url'>) =>
   delivery.subscriptionId ? `webhook-subscription:${delivery.subscriptionId}` : `webhook-url:${new URL(delivery.url).host}`;
 
 /** Enqueues the attempt of a delivery at `runAt`, keyed for the fair claim of its lane. */
@@ -83,6 +83,9 @@ export function enqueueAttempt(
 ): Promise<string> {
   return jobs.enqueue(DELIVERY_QUEUE, { deliveryId: delivery.id }, { tx, runAt, group: delivery.accountId, target: endpointOf(delivery) });
 }
+
+/** The event type of a test delivery sent from the dashboard: one attempt, never retried by itself. */
+export const TEST_EVENT_TYPE = 'Test';
 
 /** The last error of a delivery whose subscription was removed before it got through. */
 export const SUBSCRIPTION_REMOVED = 'The webhook subscription was removed';
@@ -192,7 +195,8 @@ export function createDeliveryHandler(
     const attempts = delivery.attempts + 1;
     const delivered = outcome.error === undefined;
     const young = at.getTime() - delivery.createdAt.getTime() < DELIVERY_MAX_AGE_MS;
-    const retry = !delivered && !outcome.refused && attempts < MAX_ATTEMPTS && young;
+    const test = delivery.event.type === TEST_EVENT_TYPE;
+    const retry = !delivered && !outcome.refused && !test && attempts < MAX_ATTEMPTS && young;
     const nextAttemptAt = retry ? new Date(clock.now().getTime() + (RETRY_DELAYS_MS[attempts - 1] ?? 0)) : null;
     await db.$transaction(async (tx) => {
       // The endpoint's row first: every attempt to one endpoint locks it before any delivery row,
@@ -219,6 +223,7 @@ export function createDeliveryHandler(
           statusCode: outcome.statusCode ?? null,
           error: outcome.error ?? null,
           durationMs,
+          responseExcerpt: outcome.responseExcerpt ?? null,
         },
       });
       if (nextAttemptAt) await enqueueAttempt(jobs, tx, { ...delivery, accountId: delivery.event.accountId }, nextAttemptAt);

@@ -3,6 +3,7 @@ import type { WebhookType } from '../../schemas/webhook';
 import type { Dependencies } from '../deps';
 import { createDeliveryHandler, DELIVERY_QUEUE, deliveryLane } from './delivery';
 import { createDeliveryLog } from './log';
+import { createManualDeliveries } from './manual';
 import { createOutbox } from './outbox';
 import { createSigningKeys } from './signing';
 import { createWebhookSubscriptions } from './subscriptions';
@@ -19,6 +20,7 @@ export function createWebhookService(deps: Dependencies) {
   const subscriptions = createWebhookSubscriptions(deps);
   const signing = createSigningKeys(deps);
   const log = createDeliveryLog(deps);
+  const manual = createManualDeliveries(deps);
   return {
     record: createOutbox(deps, subscriptions).record,
     /**
@@ -38,6 +40,8 @@ export function createWebhookService(deps: Dependencies) {
     endpoints: subscriptions.endpoints,
     event: log.event,
     searchDeliveries: log.deliveries,
+    sendTest: manual.sendTest,
+    retryDelivery: manual.retry,
     expireDeliveries: log.expire,
     prune: log.prune,
     jobHandlers: { [DELIVERY_QUEUE]: createDeliveryHandler(deps, signing) },

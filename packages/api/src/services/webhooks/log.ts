@@ -25,13 +25,13 @@ export interface WebhookDeliverySearch {
 const iso = (date: Date | null) => date?.toISOString() ?? null;
 
 /** What a delivery shows of its event. */
-const eventFields = { id: true, type: true, eventType: true, resourceId: true } as const;
+export const eventFields = { id: true, type: true, eventType: true, resourceId: true } as const;
 
-function toDeliveryView(delivery: WebhookDelivery, event: Pick<WebhookEvent, keyof typeof eventFields>): WebhookDeliveryView {
+export function toDeliveryView(delivery: WebhookDelivery, event: Pick<WebhookEvent, keyof typeof eventFields>): WebhookDeliveryView {
   return {
     deliveryId: delivery.id,
     messageId: event.id,
-    type: event.type as WebhookType,
+    type: event.type as WebhookDeliveryView['type'],
     eventType: event.eventType,
     resourceId: event.resourceId,
     webhookSubscriptionId: delivery.subscriptionId,
@@ -94,7 +94,7 @@ export function createDeliveryLog({ db, clock, config }: Dependencies) {
       if (!event) throw notFound('ValidationError', 'Webhook event');
       return {
         messageId: event.id,
-        type: event.type as WebhookType,
+        type: event.type as WebhookEventView['type'],
         eventType: event.eventType,
         resourceId: event.resourceId,
         createdDate: event.createdAt.toISOString(),
@@ -106,6 +106,7 @@ export function createDeliveryLog({ db, clock, config }: Dependencies) {
             statusCode: a.statusCode,
             error: a.error,
             durationMs: a.durationMs,
+            responseExcerpt: a.responseExcerpt,
           })),
         })),
       };

@@ -53,8 +53,10 @@ describe('webhook requests', () => {
       req.on('end', () => {
         seen.push({ headers: req.headers, body });
         if (req.url === '/slow') return; // never answers
+        if (req.url === '/long') return res.end('é'.repeat(1000)); // 2,000 bytes
+        if (req.url === '/stalls') return res.write('partial'); // a body that never ends
         res.statusCode = req.url === '/fail' ? 500 : 204;
-        res.end();
+        res.end(req.url === '/fail' ? 'Internal error: database down' : undefined);
       });
     });
     server.listen(0, '127.0.0.1');
@@ -84,11 +86,18 @@ describe('webhook requests', () => {
     expect(await postJson(`http://127.0.0.1:${port}/fail`, body, options(true))).toEqual({
       statusCode: 500,
       error: 'The receiver answered 500',
+      responseExcerpt: 'Internal error: database down',
     });
     expect(await postJson(`http://127.0.0.1:${port}/slow`, body, options(true))).toEqual({ error: 'No answer within 0.3 s' });
     const closed = await postJson('http://127.0.0.1:1/', body, options(true));
     expect(closed.error).toMatch(/ECONNREFUSED/);
     expect(closed.refused).toBeUndefined();
+  });
+
+  it("keeps the start of the answer's body: 512 bytes of a long one, what came of one that never ends", async () => {
+    const long = await postJson(`http://127.0.0.1:${port}/long`, '{}', options(true));
+    expect(long).toEqual({ statusCode: 200, responseExcerpt: 'é'.repeat(256) });
+    expect(await postJson(`http://127.0.0.1:${port}/stalls`, '{}', options(true))).toEqual({ statusCode: 200, responseExcerpt: 'partial' });
   });
 
   it('settles, without sending, when Node cannot send a header value', async () => {

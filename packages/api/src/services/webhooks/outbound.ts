@@ -83,9 +83,14 @@ export async function refusedTarget(url: string): Promise<string | undefined> {
   return addresses.some(isNonPublicAddress) ? NON_PUBLIC_TARGET : undefined;
 }
 
+/** How much of a receiver's answer body is kept, for staff to see what it said. */
+export const EXCERPT_BYTES = 512;
+
 export interface PostOutcome {
   /** The receiver's answer, when one came. */
   statusCode?: number;
+  /** The start of its body (EXCERPT_BYTES at most, as UTF-8 text), when it had one. */
+  responseExcerpt?: string;
   /** Why no 2xx came: a connection failure, a timeout, a non-2xx status. */
   error?: string;
   /** The URL is refused (non-public address): trying again cannot help. */
@@ -99,7 +104,7 @@ export interface PostOptions {
   allowPrivate: boolean;
 }
 
-/** POSTs `body` and settles with the answer's status (the answer's body is read and dropped); never rejects. */
+/** POSTs `body` and settles with the answer's status and the start of its body (the rest is dropped); never rejects. */
 export function postJson(url: string, body: string, options: PostOptions): Promise<PostOutcome> {
   const target = new URL(url);
   if (!options.allowPrivate && isIP(hostOf(target)) && isNonPublicAddress(hostOf(target))) {
@@ -125,12 +130,32 @@ export function postJson(url: string, body: string, options: PostOptions): Promi
     // Covers the answer's body too: a receiver that never finishes it does not hold the socket.
     const timer = setTimeout(() => request.destroy(new Error(`No answer within ${options.timeoutMs / 1000} s`)), options.timeoutMs);
     request.on('close', () => clearTimeout(timer));
+    let answered = false;
     request.on('response', (response) => {
-      response.resume();
+      answered = true;
       const statusCode = response.statusCode ?? 0;
-      resolve(statusCode >= 200 && statusCode < 300 ? { statusCode } : { statusCode, error: `The receiver answered ${statusCode}` });
+      const outcome: PostOutcome =
+        statusCode >= 200 && statusCode < 300 ? { statusCode } : { statusCode, error: `The receiver answered ${statusCode}` };
+      const chunks: Buffer[] = [];
+      let size = 0;
+      // Settles once the excerpt is full, the body ends or the connection closes (a timeout included): what came is kept.
+      const settle = () => {
+        const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+        resolve(excerpt ? { ...outcome, responseExcerpt: excerpt } : outcome);
+      };
+      response.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size >= EXCERPT_BYTES) {
+          settle();
+          response.destroy();
+        }
+      });
+      response.on('end', settle);
+      response.on('close', settle);
     });
     request.on('error', (error) => {
+      if (answered) return;
       resolve(error instanceof RefusedTarget ? { error: error.message, refused: true } : { error: error.message });
     });
     request.end(bytes);
