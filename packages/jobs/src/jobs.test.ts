@@ -302,12 +302,18 @@ describe.each(
   });
 
   it('stop() waits for running handlers, and after its timeout hands their jobs back', async () => {
+    // The handler ends 50 ms after stop() is called (not after it starts: a loaded machine could
+    // finish it before the test sees it running).
     let finished = false;
-    const patient = worker({ quick: () => new Promise((resolve) => setTimeout(() => resolve(void (finished = true)), 50)) });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const patient = worker({ quick: () => released.then(() => void (finished = true)) });
     const quick = await queue.enqueue('quick', {});
     void patient.runDue();
     await expect.poll(() => job(quick)).toMatchObject({ status: 'RUNNING' });
-    await patient.stop();
+    const stopping = patient.stop();
+    setTimeout(release, 50);
+    await stopping;
     expect(finished).toBe(true);
     expect(await job(quick)).toMatchObject({ status: 'SUCCEEDED' });
 
