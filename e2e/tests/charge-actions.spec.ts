@@ -86,6 +86,38 @@ test.describe('moving money from a charge’s page', () => {
     await screenshot(page, 'charge-detail');
   });
 
+  test('a refund whose answer is lost: the dialog offers only the same request again, under the same key, and it refunds once', async ({
+    page,
+  }) => {
+    const created = await charge({ amount: 40, reference: `refund-lost-${run}` });
+    await page.goto(`/charges/${String(created.chargeId)}`);
+    const refunds = callsOf(page, 'charge.refund');
+    // The first refund reaches the gateway (and is made there), but its answer never reaches the browser.
+    await page.route('**/trpc/charge.refund**', async (route) => {
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    const opener = page.getByRole('button', { name: 'Refund', exact: true });
+    const dialog = page.getByRole('dialog', { name: 'Refund' });
+    await opener.click();
+    await dialog.getByLabel('Amount (AUD)').fill('12');
+    await dialog.getByRole('button', { name: 'Refund A$12.00' }).click();
+    await expect(dialog.getByText('It may have been carried out.')).toBeVisible();
+    await page.unroute('**/trpc/charge.refund**');
+    expect(await stored(created.chargeId)).toMatchObject({ refundedAmount: 12 });
+
+    // Closed and opened again: the same request, which cannot be changed, and the same key.
+    await dialog.getByRole('button', { name: 'Back' }).click();
+    await opener.click();
+    await expect(dialog.getByLabel('Amount (AUD)')).toHaveValue('12');
+    await expect(dialog.getByLabel('Amount (AUD)')).toHaveAttribute('readonly', '');
+    await dialog.getByRole('button', { name: 'Refund A$12.00' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Refunded A$12.00' })).toBeVisible();
+    expect(refunds).toHaveLength(2);
+    expect(refunds[1]?.headers()['idempotency-key']).toBe(refunds[0]?.headers()['idempotency-key']);
+    expect(await stored(created.chargeId)).toMatchObject({ refundedAmount: 12, refunds: [{ amount: 12 }] });
+  });
+
   test('a refund the gateway refuses: focus on the message, the amount marked', async ({ page }) => {
     const created = await charge({ amount: 30, reference: `refund-refused-${run}` });
     await page.goto(`/charges/${String(created.chargeId)}`);
@@ -112,6 +144,7 @@ test.describe('moving money from a charge’s page', () => {
     const capture = page.getByRole('dialog', { name: 'Capture' });
     await expect(capture.getByLabel('Amount (AUD)')).toHaveValue('50');
     await capture.getByLabel('Amount (AUD)').fill('35');
+    await screenshot(page, 'charge-capture-dialog');
     await capture.getByRole('button', { name: 'Capture A$35.00' }).click();
     await expect(
       page.getByRole('status').filter({ hasText: 'Captured A$35.00 of A$50.00 authorised; A$35.00 can be refunded.' }),
@@ -124,6 +157,7 @@ test.describe('moving money from a charge’s page', () => {
     await page.getByRole('button', { name: 'Void the authorisation' }).click();
     const voiding = page.getByRole('dialog', { name: 'Void the authorisation' });
     await expect(voiding).toContainText('Amount: A$20.00');
+    await screenshot(page, 'charge-void-dialog');
     await voiding.getByRole('button', { name: 'Void A$20.00' }).click();
     const done = page.getByRole('status').filter({ hasText: 'Authorisation of A$20.00 cancelled' });
     await expect(done).toBeVisible();

@@ -1,10 +1,11 @@
 import type { AppRouter } from '@gateway/api';
 import { dehydrate, QueryClient, type DehydratedState, type FetchQueryOptions, type QueryKey } from '@tanstack/react-query';
-import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
+import { createTRPCClient, httpLink } from '@trpc/client';
 import { createTRPCOptionsProxy, type TRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import { cookies } from 'next/headers';
 import { notFound } from 'next/navigation';
 import { config } from './config';
+import { httpStatusOf } from './http-status';
 
 /** The core router at the gateway, from this server; with the cookie of a staff session when given. */
 export function gatewayClient(cookie?: string) {
@@ -14,11 +15,6 @@ export function gatewayClient(cookie?: string) {
 /** The core router from server components, as the staff member whose cookie the request carries. */
 export async function serverTrpc() {
   return gatewayClient((await cookies()).toString());
-}
-
-/** The HTTP status of a failed call, e.g. 401 without a session, 404 for an unknown id. */
-export function statusOf(error: unknown): number | undefined {
-  return error instanceof TRPCClientError ? (error.data as { httpStatus?: number } | undefined)?.httpStatus : undefined;
 }
 
 /**
@@ -33,7 +29,7 @@ export async function loadOr404<TData, TError, TKey extends QueryKey>(
   const queryClient = new QueryClient();
   const trpc = createTRPCOptionsProxy<AppRouter>({ client: await serverTrpc(), queryClient });
   await queryClient.fetchQuery(query(trpc)).catch((error: unknown) => {
-    const status = statusOf(error);
+    const status = httpStatusOf(error);
     if (status === 404 || status === 400) notFound();
     throw error;
   });

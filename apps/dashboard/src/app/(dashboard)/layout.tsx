@@ -3,12 +3,13 @@ import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { Shell } from '../../components/shell';
 import { PATH_HEADER } from '../../lib/config';
-import { serverTrpc, statusOf } from '../../lib/server';
+import { httpStatusOf } from '../../lib/http-status';
+import { serverTrpc } from '../../lib/server';
 
 /** Every dashboard page needs a staff session; without one, the sign-in page, which comes back here. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const staff = await (await serverTrpc()).staff.me.query().catch((error: unknown) => {
-    if (statusOf(error) === 401) return null;
+    if (httpStatusOf(error) === 401) return null;
     throw error;
   });
   if (!staff) {

@@ -6,7 +6,8 @@ import { Message } from '../../../components/message';
 import { PaymentOutcome } from '../../../components/payment-outcome';
 import { PaymentPage } from '../../../components/payment-page';
 import { config } from '../../../lib/config';
-import { gatewayClient, statusOf } from '../../../lib/server';
+import { httpStatusOf } from '../../../lib/http-status';
+import { gatewayClient } from '../../../lib/server';
 
 type Props = {
   params: Promise<{ paymentLinkId: string }>;
@@ -18,7 +19,7 @@ const publicLink = cache(async (paymentLinkId: string) =>
   gatewayClient()
     .paymentLink.getPublic.query({ paymentLinkId })
     .catch((error: unknown) => {
-      if (statusOf(error) === 404 || statusOf(error) === 400) return null;
+      if (httpStatusOf(error) === 404 || httpStatusOf(error) === 400) return null;
       throw error;
     }),
 );

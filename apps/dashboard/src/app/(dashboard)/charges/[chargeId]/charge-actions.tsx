@@ -9,6 +9,7 @@ import { Field } from '../../../../components/field';
 import { Message } from '../../../../components/message';
 import { ServerError } from '../../../../components/server-error';
 import { amountLeft, formatMoney } from '../../../../lib/format';
+import { mayHaveActed } from '../../../../lib/http-status';
 import { fieldErrors, useTRPC, useTRPCClient, withIdempotencyKey } from '../../../../lib/trpc';
 import type { Charge } from '../../../../lib/types';
 
@@ -62,8 +63,10 @@ function amountProblem(text: string, currencyCode: string, most: number): string
 /**
  * An action's button and its dialog (a native modal <dialog>: focus moves into it, Escape closes
  * it, and focus goes back to the button). The confirm button names the action and the amount.
- * The request carries an Idempotency-Key, one per submission: a retry of the same submission reuses
- * it (the gateway answers the first outcome), a changed amount gets a new one. A click while the
+ * The request carries an Idempotency-Key. A new one is made only for a new submission once the last
+ * one's outcome is known (done, or refused); after an outcome that is not (no answer, a server
+ * error), the dialog offers only that same submission again, with the same key, even after it is
+ * closed and opened again: the gateway answers the first outcome, so it can never act twice. A click while the
  * request runs is ignored (`busy`, set at once: `isPending` only disables the button once React
  * renders again, too late for the second click of a double click), and the dialog cannot be closed
  * then, so that it cannot be opened again for a second request while the first one runs.
@@ -72,29 +75,32 @@ function ActionDialog({
   action,
   currency,
   onDone,
+  onUnclear,
 }: {
   action: MoneyAction;
   currency: string;
   onDone: (text: string, updated: Charge) => void;
+  onUnclear: () => void;
 }) {
   const titleId = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
   const busy = useRef(false);
   const succeeded = useRef(false);
-  const submission = useRef<{ body: string; key: string }>(undefined);
+  // The submission whose outcome is not known yet: what it sent, and under which key.
+  const unsettled = useRef<{ input: ActionInput; key: string }>(undefined);
   const [amount, setAmount] = useState('');
   const [comment, setComment] = useState('');
   const [problem, setProblem] = useState<string>();
   const mutation = useMutation({ mutationFn: ({ input, key }: { input: ActionInput; key: string }) => action.send(input, key) });
 
   function open() {
-    setAmount(String(action.amount));
-    setComment('');
+    const retry = unsettled.current?.input;
+    setAmount(retry?.amount ?? String(action.amount));
+    setComment(retry?.comment ?? '');
     setProblem(undefined);
-    submission.current = undefined;
     succeeded.current = false;
-    mutation.reset();
+    if (!retry) mutation.reset();
     dialog.current?.showModal();
   }
 
@@ -106,27 +112,33 @@ function ActionDialog({
     event.preventDefault();
     if (busy.current) return;
     const amountField = event.currentTarget.elements.namedItem('amount') as HTMLInputElement | null;
-    const wrong = action.editable ? amountProblem(amount, currency, action.amount) : undefined;
+    const wrong = !unsettled.current && action.editable ? amountProblem(amount, currency, action.amount) : undefined;
     setProblem(wrong);
     if (wrong) {
       amountField?.focus();
       return;
     }
-    const input: ActionInput = {
-      ...(action.editable && { amount: amount.trim() }),
-      ...(action.withReason && comment.trim() && { comment: comment.trim() }),
+    const submission = unsettled.current ?? {
+      input: {
+        ...(action.editable && { amount: amount.trim() }),
+        ...(action.withReason && comment.trim() && { comment: comment.trim() }),
+      },
+      key: newIdempotencyKey(),
     };
-    const body = JSON.stringify(input);
-    if (submission.current?.body !== body) submission.current = { body, key: newIdempotencyKey() };
+    unsettled.current = submission;
     busy.current = true;
     try {
-      const updated = await mutation.mutateAsync({ input, key: submission.current.key });
+      const updated = await mutation.mutateAsync(submission);
+      unsettled.current = undefined;
       busy.current = false;
       succeeded.current = true;
       dialog.current?.close();
-      onDone(action.done(action.editable ? Number(input.amount) : action.amount, updated), updated);
-    } catch {
-      // Shown from mutation.error; the same submission may be tried again with the same key.
+      onDone(action.done(action.editable ? Number(submission.input.amount) : action.amount, updated), updated);
+    } catch (error) {
+      // Shown from mutation.error. Refused: nothing was done, a new submission may be made. Otherwise
+      // it may have been: only the same one again, under the same key; and the charge is read again.
+      if (!mayHaveActed(error)) unsettled.current = undefined;
+      else onUnclear();
       busy.current = false;
     }
   }
@@ -166,6 +178,7 @@ function ActionDialog({
                   name="amount"
                   inputMode="decimal"
                   value={amount}
+                  readOnly={unsettled.current !== undefined && mutation.isError}
                   onChange={(e) => {
                     setAmount(e.target.value);
                     setProblem(undefined);
@@ -179,10 +192,25 @@ function ActionDialog({
           )}
           {action.withReason && (
             <Field label="Reason (optional)" error={fieldErrors(mutation.error).comment}>
-              {(props) => <input name="comment" maxLength={500} value={comment} onChange={(e) => setComment(e.target.value)} {...props} />}
+              {(props) => (
+                <input
+                  name="comment"
+                  maxLength={500}
+                  value={comment}
+                  readOnly={unsettled.current !== undefined && mutation.isError}
+                  onChange={(e) => setComment(e.target.value)}
+                  {...props}
+                />
+              )}
             </Field>
           )}
           <ServerError error={mutation.error} />
+          {unsettled.current && mayHaveActed(mutation.error) && (
+            <p className="hint">
+              It may have been carried out. Confirming again sends the same request under the same Idempotency-Key: the gateway answers what
+              happened, and it is never done twice.
+            </p>
+          )}
           <div className="row">
             <button type="submit" disabled={mutation.isPending}>
               {mutation.isPending ? 'Working…' : confirm}
@@ -267,7 +295,13 @@ export function ChargeActions({ charge }: { charge: Charge }) {
       {actions.length > 0 ? (
         <div className="row">
           {actions.map((action) => (
-            <ActionDialog key={action.title} action={action} currency={currency} onDone={(text, updated) => void onDone(text, updated)} />
+            <ActionDialog
+              key={action.title}
+              action={action}
+              currency={currency}
+              onDone={(text, updated) => void onDone(text, updated)}
+              onUnclear={() => void queryClient.invalidateQueries(trpc.charge.get.queryFilter({ chargeId }))}
+            />
           ))}
         </div>
       ) : (
