@@ -132,6 +132,10 @@ describe('GET /charge', () => {
     `Query=${'a'.repeat(201)}`,
     `Email=${'a'.repeat(201)}`,
     `ReferenceContains=${'a'.repeat(201)}`,
+    // A full card number is no free text to search by: refused before anything is matched or logged.
+    'Query=order 4111111111111111',
+    'Email=4111111111111111@example.com',
+    'ReferenceContains=4111-1111-1111-1111',
   ])('refuses %s with a 4xx error body', async (query) => {
     const { status, body } = await a.api.get(`/charge?${query}`);
     expect(status).toBe(400);

@@ -1,7 +1,9 @@
 'use client';
 
+import { containsCardNumber } from '@gateway/core/card/card-number-in-text';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
 import { DataTable, type Column } from './data-table';
 import { Field } from './field';
 import { Loaded } from './loaded';
@@ -75,9 +77,12 @@ export function useSearch(fields: FilterField[]) {
 
 export type Search = ReturnType<typeof useSearch>;
 
-function FilterControl({ field, value }: { field: FilterField; value: string | undefined }) {
+/** What a filter may not be sent with: a full card number is never searched, nor put in the page's address. */
+const CARD_NUMBER_REFUSED = 'A full card number is never searched (nor kept in the address bar): search by its last four digits';
+
+function FilterControl({ field, value, error }: { field: FilterField; value: string | undefined; error?: string }) {
   return (
-    <Field label={field.label} hint={field.hint}>
+    <Field label={field.label} hint={field.hint} error={error}>
       {(props) =>
         field.type === 'select' ? (
           <select name={field.name} defaultValue={value ?? ''} {...props}>
@@ -108,10 +113,18 @@ function FilterControl({ field, value }: { field: FilterField; value: string | u
 
 function Filters({ search }: { search: Search }) {
   const { fields, filters } = search;
+  const [refused, setRefused] = useState<string>();
   const controls = (more: boolean) =>
     fields
       .filter((field) => Boolean(field.more) === more)
-      .map((field) => <FilterControl key={field.name} field={field} value={filters[field.name]} />);
+      .map((field) => (
+        <FilterControl
+          key={field.name}
+          field={field}
+          value={filters[field.name]}
+          error={refused === field.name ? CARD_NUMBER_REFUSED : undefined}
+        />
+      ));
   const folded = fields.filter((field) => field.more);
   return (
     <form
@@ -121,7 +134,11 @@ function Filters({ search }: { search: Search }) {
       onSubmit={(event) => {
         event.preventDefault();
         const data = new FormData(event.currentTarget);
-        search.search(Object.fromEntries(fields.map(({ name }) => [name, String(data.get(name) ?? '').trim()])));
+        const values = Object.fromEntries(fields.map(({ name }) => [name, String(data.get(name) ?? '').trim()]));
+        const withCardNumber = fields.find(({ name }) => containsCardNumber(values[name] ?? ''));
+        setRefused(withCardNumber?.name);
+        if (withCardNumber) (event.currentTarget.elements.namedItem(withCardNumber.name) as HTMLElement | null)?.focus();
+        else search.search(values);
       }}
     >
       <div className="form-grid">{controls(false)}</div>

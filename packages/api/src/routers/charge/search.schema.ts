@@ -12,7 +12,7 @@ export const meta: Meta = {
 const searchText = z.string().trim().min(1).max(200);
 
 export const input = z.object({
-  query: searchText.register(notFreeText).optional().meta({
+  query: searchText.optional().meta({
     description:
       'Our extension. Every word matches one of: part of the reference or the payer’s email (any letter case), the card’s last four digits, the charge id, the provider’s charge id (docs/api.md#finding-a-charge)',
   }),
