@@ -55,6 +55,7 @@ describe('webhook requests', () => {
         if (req.url === '/slow') return; // never answers
         if (req.url === '/long') return res.end('é'.repeat(1000)); // 2,000 bytes
         if (req.url === '/stalls') return res.write('partial'); // a body that never ends
+        if (req.url === '/echoes') return res.end('ok\u0000 for card 4111 1111 1111 1111\u0007'); // a NUL, a card number
         res.statusCode = req.url === '/fail' ? 500 : 204;
         res.end(req.url === '/fail' ? 'Internal error: database down' : undefined);
       });
@@ -98,6 +99,11 @@ describe('webhook requests', () => {
     const long = await postJson(`http://127.0.0.1:${port}/long`, '{}', options(true));
     expect(long).toEqual({ statusCode: 200, responseExcerpt: 'é'.repeat(256) });
     expect(await postJson(`http://127.0.0.1:${port}/stalls`, '{}', options(true))).toEqual({ statusCode: 200, responseExcerpt: 'partial' });
+  });
+
+  it('keeps no control character (a text column refuses NUL) and no card number of the answer', async () => {
+    const echoed = await postJson(`http://127.0.0.1:${port}/echoes`, '{}', options(true));
+    expect(echoed).toEqual({ statusCode: 200, responseExcerpt: 'ok\uFFFD for card 411111******1111\uFFFD' });
   });
 
   it('settles, without sending, when Node cannot send a header value', async () => {

@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { maskCardNumber, maskCardNumbers } from '@gateway/core';
 
 /**
  * Requests to merchants' webhook URLs, which must not reach the gateway's own network (SSRF): the
@@ -86,6 +87,20 @@ export async function refusedTarget(url: string): Promise<string | undefined> {
 /** How much of a receiver's answer body is kept, for staff to see what it said. */
 export const EXCERPT_BYTES = 512;
 
+/** Control characters but tab, line feed and carriage return: a text column takes no NUL, and a page shows none. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/**
+ * The start of a receiver's answer as it is kept and shown to the account's staff: text, its
+ * control characters replaced (PostgreSQL's text refuses NUL: the attempt could not be recorded,
+ * and the delivery would be sent again), and anything that may be a card number masked to its
+ * first six and last four digits (a receiver may echo one).
+ */
+export function excerptOf(body: Buffer): string {
+  const text = body.subarray(0, EXCERPT_BYTES).toString('utf8').replace(CONTROL, '\uFFFD');
+  return maskCardNumbers(text, maskCardNumber);
+}
+
 export interface PostOutcome {
   /** The receiver's answer, when one came. */
   statusCode?: number;
@@ -140,7 +155,7 @@ export function postJson(url: string, body: string, options: PostOptions): Promi
       let size = 0;
       // Settles once the excerpt is full, the body ends or the connection closes (a timeout included): what came is kept.
       const settle = () => {
-        const excerpt = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+        const excerpt = excerptOf(Buffer.concat(chunks));
         resolve(excerpt ? { ...outcome, responseExcerpt: excerpt } : outcome);
       };
       response.on('data', (chunk: Buffer) => {
