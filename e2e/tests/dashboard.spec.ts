@@ -183,24 +183,54 @@ test('providers with their fees and simulated latency', async ({ page }) => {
   await screenshot(page, 'provider-detail');
 });
 
-test('every view fits a 375 px phone', async ({ page }) => {
-  await page.setViewportSize({ width: 375, height: 812 });
+test('every view fits a 390 px phone and 200 % zoom (1280 px at twice the size: 640 CSS px), detail pages too', async ({ page }) => {
+  const made = await charge({ amount: 5, reference: `phone-${run}` });
+  const api = await merchantApi();
+  const link = (await (await api.post('/payment_link', { data: { title: `Phone ${run}`, amount: 3, currency: 'AUD' } })).json()) as {
+    paymentLinkId: string;
+  };
+  const customer = (await (
+    await api.post('/customer/card', {
+      data: {
+        email: `phone.${run}@example.com`,
+        providerId: demo.providers[0]?.providerId,
+        paymentInformation: { cardNumber: '4111111111111111', expiryDate: '11/29', ccv: '123', cardholder: 'Pat Phone' },
+      },
+    })
+  ).json()) as { customerId: string };
+  await api.dispose();
   const views = [
     '/',
     '/charges',
+    `/charges/${String(made.chargeId)}`,
     '/customers',
+    `/customers/${customer.customerId}`,
     '/payment-links',
+    `/payment-links/${link.paymentLinkId}`,
     '/payment-links/new',
     '/batches',
     '/batches/new',
     '/providers',
+    `/providers/${String(demo.providers[0]?.providerId)}`,
+    '/webhooks',
     '/api-keys',
   ];
-  for (const view of views) {
-    await page.goto(view);
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    await expect(page.getByText('Loading…')).toHaveCount(0);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), view).toBeLessThanOrEqual(375);
-    await screenshot(page, `${view.slice(1).replaceAll('/', '-') || 'home'}-375`);
+  for (const [size, viewport] of [
+    ['390', { width: 390, height: 844 }],
+    ['zoom-200', { width: 640, height: 400 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    for (const view of views) {
+      await page.goto(view);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.getByText('Loading…')).toHaveCount(0);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${view} at ${size}`).toBeLessThanOrEqual(viewport.width);
+      const name =
+        view
+          .slice(1)
+          .replaceAll('/', '-')
+          .replace(/-[0-9a-f-]{16,}$/, '-detail') || 'home';
+      await screenshot(page, `${name}-${size}`);
+    }
   }
 });

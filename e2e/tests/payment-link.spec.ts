@@ -167,18 +167,18 @@ test('the payment page works with the keyboard alone; errors are announced and f
   await payer.context().close();
 });
 
-test('the payment page fits a 375 px phone', async ({ browser }) => {
+test('the payment page fits a 390 px phone', async ({ browser }) => {
   const link = await createLink({
     title: 'Phone case',
     description: 'A long description that has to wrap on a small screen without scrolling sideways.',
   });
-  const payer = await payerPage(browser, { width: 375, height: 812 });
+  const payer = await payerPage(browser, { width: 390, height: 844 });
   await payer.goto(link.url);
   await expect(payer.getByRole('button', { name: 'Pay' })).toBeVisible();
-  expect(await payer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  expect(await payer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   const form = await payer.getByRole('form', { name: 'Card payment' }).boundingBox();
-  expect(form?.width).toBeLessThanOrEqual(375);
-  await screenshot(payer, 'pay-page-375');
+  expect(form?.width).toBeLessThanOrEqual(390);
+  await screenshot(payer, 'pay-page-390');
   await payer.context().close();
 });
 

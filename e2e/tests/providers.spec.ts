@@ -80,14 +80,14 @@ test('a Stripe provider added in the dashboard against the fake Stripe: credenti
   await expect(page.getByText(`${name} renamed`).first()).toBeVisible();
 });
 
-test('the provider form fits a 375 px phone, for each type', async ({ page }) => {
-  await page.setViewportSize({ width: 375, height: 812 });
+test('the provider form fits a 390 px phone, for each type', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/providers/new');
   for (const type of ['dummy', 'stripe', 'adyen']) {
     await page.getByLabel('Type').selectOption(type);
     await expect(page.getByRole('group', { name: 'Credentials' })).toBeVisible();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth), type).toBeLessThanOrEqual(375);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), type).toBeLessThanOrEqual(390);
   }
   await expect(page.getByLabel('HmacKey')).toHaveAttribute('type', 'password');
-  await screenshot(page, 'providers-new-375');
+  await screenshot(page, 'providers-new-390');
 });

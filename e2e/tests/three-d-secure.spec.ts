@@ -88,9 +88,9 @@ test.describe('3-D Secure on the hosted payment page', () => {
 
   test('a failed authentication says why on a phone, and another card can pay', async ({ browser }) => {
     const link = await createLink({ title: 'Phone workshop', limitPayments: 1 });
-    const payer = await payerPage(browser, { width: 375, height: 812 });
+    const payer = await payerPage(browser, { width: 390, height: 844 });
     await payToTheIssuer(payer, link.url);
-    expect(await payer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await payer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await payer.getByRole('button', { name: 'Fail authentication' }).click();
 
     expect((await backOnThePage(payer, link.paymentLinkId)).get('status')).toBe('FAILED');
@@ -98,8 +98,8 @@ test.describe('3-D Secure on the hosted payment page', () => {
     const alert = payer.getByRole('main').getByRole('alert');
     await expect(alert).toContainText('Your bank did not confirm the payment: the authentication failed or was cancelled.');
     await expect(alert).toContainText('You have not been charged.');
-    expect(await payer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
-    await screenshot(payer, 'pay-3ds-failed-375');
+    expect(await payer.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(payer, 'pay-3ds-failed-390');
     // The slot came back: another card can take it.
     expect(await countPayments(link.paymentLinkId)).toBe(0);
 

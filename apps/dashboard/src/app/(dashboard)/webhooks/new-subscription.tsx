@@ -1,10 +1,11 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Field } from '../../../components/field';
 import { Message } from '../../../components/message';
-import { errorMessage, fieldErrors, useTRPC } from '../../../lib/trpc';
+import { ServerError } from '../../../components/server-error';
+import { fieldErrors, useTRPC } from '../../../lib/trpc';
 
 const TYPES = ['Transaction', 'Customer', 'PaymentMethod', 'Subscription', 'Batch'] as const;
 const TYPE_NAMES: Record<(typeof TYPES)[number], string> = {
@@ -32,9 +33,16 @@ export function NewSubscription() {
     }),
   );
   const problems = fieldErrors(create.error);
+  // Set at once (isPending disables the button only once React renders again): a double click subscribes once.
+  const busy = useRef(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate({ url: url.trim(), types: types as Array<(typeof TYPES)[number]>, ...(authorization && { authorization }) });
+    if (busy.current) return;
+    busy.current = true;
+    create.mutate(
+      { url: url.trim(), types: types as Array<(typeof TYPES)[number]>, ...(authorization && { authorization }) },
+      { onSettled: () => (busy.current = false) },
+    );
   };
   return (
     <section className="card" aria-labelledby="new-subscription">
@@ -66,7 +74,7 @@ export function NewSubscription() {
             {create.isPending ? 'Adding…' : 'Add subscription'}
           </button>
         </div>
-        <Message kind="error">{create.error ? errorMessage(create.error) : null}</Message>
+        <ServerError error={create.error} />
         <Message kind="success">{create.isSuccess ? `Subscribed ${create.data.url}.` : null}</Message>
       </form>
     </section>

@@ -4,8 +4,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { DataTable } from '../../../components/data-table';
 import { Loaded } from '../../../components/loaded';
 import { Message } from '../../../components/message';
+import { ServerError } from '../../../components/server-error';
 import { formatDate } from '../../../lib/format';
-import { errorMessage, useTRPC } from '../../../lib/trpc';
+import { useTRPC } from '../../../lib/trpc';
 import type { Outputs } from '../../../lib/types';
 
 type Delivery = Outputs['webhook']['searchDeliveries']['deliveries'][number];
@@ -80,7 +81,7 @@ export function RecentDeliveries() {
           />
         )}
       </Loaded>
-      <Message kind="error">{retry.error ? errorMessage(retry.error) : null}</Message>
+      <ServerError error={retry.error} />
       <Message kind="success">{retry.isSuccess ? `Retrying the delivery to ${retry.data.url} now.` : null}</Message>
     </section>
   );

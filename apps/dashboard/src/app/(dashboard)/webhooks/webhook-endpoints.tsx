@@ -5,8 +5,9 @@ import { useState } from 'react';
 import { DataTable } from '../../../components/data-table';
 import { Loaded } from '../../../components/loaded';
 import { Message } from '../../../components/message';
+import { ServerError } from '../../../components/server-error';
 import { formatDate } from '../../../lib/format';
-import { errorMessage, useTRPC } from '../../../lib/trpc';
+import { useTRPC } from '../../../lib/trpc';
 import type { Outputs } from '../../../lib/types';
 import { TestDeliveryAnswer } from './test-delivery';
 
@@ -100,7 +101,7 @@ export function WebhookEndpoints() {
         )}
       </Loaded>
       <div role="status">{tested && <TestDeliveryAnswer key={tested.messageId} {...tested} />}</div>
-      <Message kind="error">{sendTest.error ? errorMessage(sendTest.error) : remove.error ? errorMessage(remove.error) : null}</Message>
+      <ServerError error={sendTest.error ?? remove.error} />
       <Message kind="success">{remove.isSuccess ? `Removed ${remove.data.url}: it gets no more events.` : null}</Message>
     </section>
   );

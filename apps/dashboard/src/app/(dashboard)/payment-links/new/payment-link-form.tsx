@@ -7,8 +7,8 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRouter } from 'next/navigation';
 import { useRef, useState, type ChangeEvent } from 'react';
 import { Field } from '../../../../components/field';
-import { Message } from '../../../../components/message';
-import { errorMessage, fieldErrors, useTRPC } from '../../../../lib/trpc';
+import { ServerError } from '../../../../components/server-error';
+import { fieldErrors, useTRPC } from '../../../../lib/trpc';
 import { PaymentLinkPreview } from '../payment-link-preview';
 
 const DRAFT = {
@@ -188,7 +188,7 @@ export function PaymentLinkForm() {
         <Field label="Metadata" error={errors.metadata} hint="One key=value pair per line">
           {(props) => <textarea {...props} {...text('metadata')} rows={2} />}
         </Field>
-        <Message kind="error">{create.error ? errorMessage(create.error) : null}</Message>
+        <ServerError error={create.error} />
         <div>
           <button type="submit" disabled={create.isPending}>
             {create.isPending ? 'Creating…' : 'Create the payment link'}
