@@ -86,17 +86,15 @@ test.describe('moving money from a charge’s page', () => {
     await screenshot(page, 'charge-detail');
   });
 
-  test('a refund whose answer is lost: the dialog offers only the same request again, under the same key, and it refunds once', async ({
+  test('a refund whose outcome is unknown (a 502 on the way): the dialog offers only the same request again, under the same key', async ({
     page,
   }) => {
     const created = await charge({ amount: 40, reference: `refund-lost-${run}` });
     await page.goto(`/charges/${String(created.chargeId)}`);
     const refunds = callsOf(page, 'charge.refund');
-    // The first refund reaches the gateway (and is made there), but its answer never reaches the browser.
-    await page.route('**/trpc/charge.refund**', async (route) => {
-      await route.fetch();
-      await route.abort('connectionreset');
-    });
+    // A proxy on the way answers 502: the page cannot know whether the gateway refunded. (That a
+    // repeated key is answered, not made again, the API tests prove: idempotency.test.ts.)
+    await page.route('**/trpc/charge.refund**', (route) => route.fulfill({ status: 502, body: 'Bad gateway' }));
     const opener = page.getByRole('button', { name: 'Refund', exact: true });
     const dialog = page.getByRole('dialog', { name: 'Refund' });
     await opener.click();
@@ -104,7 +102,6 @@ test.describe('moving money from a charge’s page', () => {
     await dialog.getByRole('button', { name: 'Refund A$12.00' }).click();
     await expect(dialog.getByText('It may have been carried out.')).toBeVisible();
     await page.unroute('**/trpc/charge.refund**');
-    expect(await stored(created.chargeId)).toMatchObject({ refundedAmount: 12 });
 
     // Closed and opened again: the same request, which cannot be changed, and the same key.
     await dialog.getByRole('button', { name: 'Back' }).click();
