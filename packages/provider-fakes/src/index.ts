@@ -40,3 +40,13 @@ export {
 } from './stripe/server.js';
 export type { ChallengeOutcome as StripeChallengeOutcome, RefundStatus } from './stripe/behaviour.js';
 export { STRIPE_TEST_CARDS, type CardBehaviour, type StripeTestCard } from './stripe/test-cards.js';
+export {
+  maskedMessage as maskedNabMessage,
+  NAB_TEST_CARD,
+  startFakeNab,
+  type FakeNab,
+  type FakeNabOptions,
+  type FakeNabTransaction,
+  type NabJournalEntry,
+  type NabViolation,
+} from './nab_transact/server.js';

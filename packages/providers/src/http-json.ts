@@ -46,25 +46,32 @@ export interface JsonAnswer {
   headers: IncomingHttpHeaders;
 }
 
+/** An answer as text, with its HTTP status. */
+export interface TextAnswer {
+  status: number;
+  text: string;
+  /** Header names in lower case. */
+  headers: IncomingHttpHeaders;
+}
+
 /**
- * Sends a JSON request (a body only when given) and reads the JSON answer, over node:http or
+ * Sends a request (a body only when given) and reads the answer as UTF-8 text, over node:http or
  * node:https by the URL's scheme (much cheaper per call than fetch). The whole exchange, body
- * included, must finish within `timeoutMs`. An answer that is not JSON rejects with a SyntaxError.
+ * included, must finish within `timeoutMs`.
  */
-export function requestJson(
+export function requestText(
   method: string,
   url: string,
-  body: unknown,
+  payload: Buffer | undefined,
   headers: Record<string, string>,
   timeoutMs: number,
-): Promise<JsonAnswer> {
+): Promise<TextAnswer> {
   return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
     const secure = url.startsWith('https:');
     const req = (secure ? httpsRequest : request)(url, {
       method,
       agent: secure ? httpsAgent : agent,
-      headers: payload ? { ...headers, 'content-type': 'application/json', 'content-length': String(payload.length) } : headers,
+      headers: payload ? { ...headers, 'content-length': String(payload.length) } : headers,
     });
     const timer = setTimeout(() => req.destroy(new HttpTimeoutError()), timeoutMs);
     req.on('error', (error) => {
@@ -77,15 +84,33 @@ export function requestJson(
       res.on('error', reject);
       res.on('end', () => {
         clearTimeout(timer);
-        const text = Buffer.concat(chunks).toString('utf8');
-        const status = res.statusCode ?? 0;
-        try {
-          resolve({ status, json: text === '' ? undefined : JSON.parse(text), headers: res.headers });
-        } catch {
-          reject(new UnreadableAnswerError(status));
-        }
+        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), headers: res.headers });
       });
     });
     req.end(payload);
   });
+}
+
+/**
+ * Sends a JSON request (a body only when given) and reads the JSON answer (requestText). An answer
+ * that is not JSON rejects with a SyntaxError.
+ */
+export async function requestJson(
+  method: string,
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<JsonAnswer> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const {
+    status,
+    text,
+    headers: answered,
+  } = await requestText(method, url, payload, payload ? { ...headers, 'content-type': 'application/json' } : headers, timeoutMs);
+  try {
+    return { status, json: text === '' ? undefined : JSON.parse(text), headers: answered };
+  } catch {
+    throw new UnreadableAnswerError(status);
+  }
 }

@@ -69,4 +69,6 @@ export {
 } from './provider-type.js';
 export { PROVIDER_TYPES, providerType } from './registry.js';
 export { STRIPE } from './stripe/type.js';
+export { NAB_TRANSACT } from './nab_transact/type.js';
+export { NAB_CURRENCIES_VARIABLE } from './nab_transact/currencies.js';
 export { simulatedIssuerPage, type IssuerPageAnswer } from './dummy/issuer-page.js';

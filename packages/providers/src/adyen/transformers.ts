@@ -131,17 +131,7 @@ export function storeRequest(
   };
 }
 
-/** What the gateway may keep of a card it sent (never the full number). */
-export function summaryOf(card: CardDetails): CardSummary {
-  return {
-    iin: card.number.slice(0, 6),
-    last4: card.number.slice(-4),
-    length: card.number.length,
-    expiryMonth: card.expiryMonth,
-    expiryYear: card.expiryYear,
-    ...(card.cardholder !== undefined && { cardholder: card.cardholder }),
-  };
-}
+export { summaryOf } from '../connector.js';
 
 /** The stored payment method id in a /payments answer that stored a card (newer and older fields). */
 export function storedIdOf(answer: Json): string | undefined {

@@ -1,0 +1,122 @@
+import { startFakeNab, type FakeNab } from '@gateway/provider-fakes';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+
+/**
+ * A nab_transact provider over REST, against the fake NAB Transact (held to a schema of NAB's
+ * documented XML API): created as the public SDKs' tests create it, without a call to NAB; charged,
+ * captured, voided and refunded; declines by NAB's test amounts; a lost answer.
+ */
+let t: TestGateway;
+let fake: FakeNab;
+let a: TestAccount;
+let providerId: string;
+
+const SDK_PROVIDER = {
+  type: 'nab_transact',
+  name: 'NAB',
+  environment: 'SANDBOX',
+  currency: 'AUD',
+  country: 'AUS',
+  authenticationParameters: { MerchantId: 'XYZ0010', Password: 'abcd1234' },
+};
+const CARD = { cardNumber: '4444333322221111', expiryDate: '12/30', ccv: '123', cardholder: 'Test Payer' };
+
+beforeAll(async () => {
+  fake = await startFakeNab({ merchantId: 'XYZ0010', password: 'abcd1234' });
+  t = await startTestGateway({ providerEndpoints: { nab_transact: fake.url } });
+  a = await createAccount(t, []);
+  const created = await a.api.post('/provider', SDK_PROVIDER);
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  providerId = String(created.body.providerId);
+});
+afterEach(() => expect(fake.violations).toEqual([]));
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+const charge = (fields: Record<string, unknown> = {}) =>
+  a.api.post('/charge/card', { amount: 10, currency: 'AUD', providerId, paymentInformation: CARD, ...fields });
+const held = (chargeId: string) => fake.transactions().filter((x) => x.purchaseOrderNo.startsWith(`${chargeId}:`));
+
+describe('a nab_transact provider', () => {
+  it('is created and deleted as the SDKs do, without a call to NAB, and listed among the provider types', async () => {
+    const before = fake.requests.length;
+    const created = await a.api.post('/provider', SDK_PROVIDER);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    expect(JSON.stringify(created.body)).not.toContain('abcd1234');
+    const deleted = await a.api.delete(`/provider/${String(created.body.providerId)}`);
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(fake.requests.length).toBe(before);
+    const types = await a.api.get<{ providerTypes?: unknown[] } & Record<string, unknown>>('/info/provider_types');
+    expect(JSON.stringify(types.body)).toContain('nab_transact');
+  });
+
+  it('refuses a malformed merchant id, naming it', async () => {
+    const refused = await a.api.post('/provider', { ...SDK_PROVIDER, authenticationParameters: { MerchantId: 'XYZ10', Password: 'x' } });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain('MerchantId');
+  });
+
+  it('takes a purchase in cents, refunds part of it, then the rest', async () => {
+    const sale = await charge({ amount: 12 });
+    expect(sale.status, JSON.stringify(sale.body)).toBe(201);
+    expect(sale.body).toMatchObject({ status: 'SUCCESS', amount: 12, provider: { type: 'nab_transact' } });
+    const chargeId = String(sale.body.chargeId);
+    expect(held(chargeId)).toEqual([expect.objectContaining({ authorised: 1200, captured: 1200, refunded: 0 })]);
+    const partial = await a.api.delete(`/refund/${chargeId}?amount=4`);
+    expect(partial.body).toMatchObject({ status: 'PARTIAL_REFUND', refundedAmount: 4 });
+    const rest = await a.api.delete(`/refund/${chargeId}`);
+    expect(rest.body).toMatchObject({ status: 'REFUND', refundedAmount: 12 });
+    expect(held(chargeId)).toEqual([expect.objectContaining({ refunded: 1200 })]);
+  });
+
+  it('pre-authorises, completes part of it; voids another', async () => {
+    const authorised = await charge({ amount: 20, capture: false });
+    expect(authorised.body).toMatchObject({ status: 'AUTHORISE' });
+    const chargeId = String(authorised.body.chargeId);
+    const captured = await a.api.post(`/charge/${chargeId}/capture`, { amount: 15 });
+    expect(captured.status, JSON.stringify(captured.body)).toBe(200);
+    expect(held(chargeId)).toEqual([expect.objectContaining({ authorised: 2000, captured: 1500 })]);
+    const other = String((await charge({ capture: false })).body.chargeId);
+    const voided = await a.api.delete(`/charge/${other}/void`);
+    expect(voided.body).toMatchObject({ status: 'AUTHORISE_CANCELLED' });
+    expect(held(other)).toEqual([expect.objectContaining({ reversed: true })]);
+  });
+
+  it('answers NAB’s test declines with the catalogue code, and a currency NAB does not take with 400 before any call', async () => {
+    const declined = await charge({ amount: 10.51 });
+    expect(declined.status).toBe(400);
+    expect(declined.body).toMatchObject({ code: 15, isRetryable: false });
+    const before = fake.requests.length;
+    const usd = await charge({ currency: 'USD' });
+    expect(usd.status).toBe(400);
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('keeps a card at NAB and charges it merchant-initiated', async () => {
+    const saved = await a.api.post('/payment_method/card', { providerId, paymentInformation: CARD });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    expect(fake.storedCards()).toContain(saved.body.providerPaymentMethodId);
+    const repeat = await a.api.post('/charge/payment_method', {
+      paymentMethodId: saved.body.paymentMethodId,
+      amount: 7,
+      currency: 'AUD',
+      recurring: true,
+    });
+    expect(repeat.status, JSON.stringify(repeat.body)).toBe(201);
+    expect(held(String(repeat.body.chargeId))).toEqual([expect.objectContaining({ captured: 700, recurring: true })]);
+  });
+
+  it('fails a charge whose answer NAB never gave, and does not guess: the payment stays at NAB for staff to check', async () => {
+    const slow = await a.api.post('/provider', { ...SDK_PROVIDER, name: 'NAB slow', timeoutMs: 500 });
+    fake.hangNext('0', { processed: true });
+    const lost = await charge({ providerId: String(slow.body.providerId) });
+    expect(lost.status).toBeGreaterThanOrEqual(400);
+    expect(lost.body).toMatchObject({ isRetryable: true });
+    const chargeId = String((lost.body.details as Record<string, string>).chargeId);
+    expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'FAILED' });
+    expect(held(chargeId)).toEqual([expect.objectContaining({ reversed: false, captured: 1000 })]);
+  });
+});
