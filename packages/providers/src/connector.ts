@@ -235,6 +235,18 @@ export interface CardSummary {
   cardholder?: string;
 }
 
+/** A card as the gateway may keep it after sending it to a provider. */
+export function summaryOf(card: CardDetails): CardSummary {
+  return {
+    iin: card.number.slice(0, 6),
+    last4: card.number.slice(-4),
+    length: card.number.length,
+    expiryMonth: card.expiryMonth,
+    expiryYear: card.expiryYear,
+    ...(card.cardholder !== undefined && { cardholder: card.cardholder }),
+  };
+}
+
 export interface Authorisation {
   providerChargeId: string;
   captured: boolean;

@@ -1,11 +1,12 @@
 import { ADYEN } from './adyen/type.js';
+import { CHECKOUT } from './checkout/type.js';
 import { DUMMY } from './dummy/type.js';
 import type { ProviderType } from './provider-type.js';
 import { STRIPE } from './stripe/type.js';
 
 /** Every provider type the gateway can create, by its `type`. */
 export const PROVIDER_TYPES: ReadonlyMap<string, ProviderType> = new Map(
-  [DUMMY, STRIPE, ADYEN].map((definition) => [definition.type, definition]),
+  [DUMMY, STRIPE, ADYEN, CHECKOUT].map((definition) => [definition.type, definition]),
 );
 
 /** A type by name in any case, or undefined. */
