@@ -31,6 +31,8 @@ export interface FakeCheckoutOptions {
   notificationUrl?: string;
   /** How long after its answer an action's webhook is sent (default 5 ms). */
   notificationDelayMs?: number;
+  /** Whether the account may send card numbers (default true); otherwise a card source answers 422 card_details_not_allowed. */
+  rawCardsAllowed?: boolean;
 }
 
 export interface FakeCheckoutPayment {
@@ -106,6 +108,7 @@ export interface FakeCheckout {
   /** Keeps a card as if a payer had stored it before: a token a merchant brings. Answers its id. */
   addInstrument(number?: string): string;
   setNotificationUrl(url: string | undefined): void;
+  setRawCardsAllowed(allowed: boolean): void;
   /** The next matching request (method and route, e.g. POST `/payments/{id}/captures`) meets the fault. */
   injectFault(fault: CheckoutFault, match: { method: string; route: string }): void;
   /** The next action of this kind is accepted, then declined by webhook. */
@@ -159,6 +162,7 @@ export async function startFakeCheckout(options: FakeCheckoutOptions): Promise<F
   const faults: { fault: CheckoutFault; method: string; route: string }[] = [];
   const failing = new Set<Action>();
   let notificationUrl = options.notificationUrl;
+  let rawCardsAllowed = options.rawCardsAllowed ?? true;
   const delay = options.notificationDelayMs ?? 5;
   const sockets = new Set<Socket>();
   let url = '';
@@ -226,6 +230,7 @@ export async function startFakeCheckout(options: FakeCheckoutOptions): Promise<F
     let instrument: FakeInstrument | undefined;
     let cvvSent = false;
     if (body.source.type === 'card') {
+      if (!rawCardsAllowed) return error(422, 'card_details_not_allowed');
       const { number, expiry_month, expiry_year, name, cvv } = body.source;
       const card = CHECKOUT_TEST_CARDS.find((c) => c.number === number);
       if (!card) return error(422, 'card_number_invalid');
@@ -514,6 +519,7 @@ export async function startFakeCheckout(options: FakeCheckoutOptions): Promise<F
       return instrument.id;
     },
     setNotificationUrl: (next) => void (notificationUrl = next),
+    setRawCardsAllowed: (allowed) => void (rawCardsAllowed = allowed),
     injectFault: (fault, match) => void faults.push({ fault, ...match }),
     failNextAction: (kind) => void failing.add(kind),
     completeChallenge,

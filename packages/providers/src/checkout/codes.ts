@@ -88,7 +88,10 @@ export const ERROR_CODES: Readonly<Record<string, Row>> = {
   action_not_allowed: row('invalid_request', 'Checkout.com does not allow this on the payment now'),
   refund_amount_exceeds_balance: row('invalid_amount', 'More than the captured amount left to refund'),
   capture_value_greater_than_authorized: row('invalid_amount', 'More than the authorised amount'),
-  card_details_not_allowed: row('not_permitted', 'The Checkout.com account may not send card numbers (it needs PCI SAQ D approval)'),
+  card_details_not_allowed: row(
+    'not_permitted',
+    'The Checkout.com account is not approved for raw card numbers: use instruments from Frames or Flow',
+  ),
 };
 
 const failureOf = (code: string, { category, retryable, message }: Row): ProviderFailure => ({
