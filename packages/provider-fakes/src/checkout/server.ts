@@ -59,6 +59,9 @@ export interface FakeCheckoutPayment {
   cvvSent: boolean;
   sourceId: string;
   threeDs?: { challenged: boolean; authenticationResponse?: 'Y' | 'N' };
+  /** Where the payer's browser goes back after 3-D Secure. */
+  successUrl?: string;
+  failureUrl?: string;
 }
 
 export interface FakeInstrument {
@@ -156,7 +159,7 @@ export async function startFakeCheckout(options: FakeCheckoutOptions): Promise<F
   const requests: CheckoutJournalEntry[] = [];
   const violations: CheckoutViolation[] = [];
   const deliveries: CheckoutDelivery[] = [];
-  const payments = new Map<string, FakeCheckoutPayment & { successUrl?: string; failureUrl?: string; sessionId?: string }>();
+  const payments = new Map<string, FakeCheckoutPayment & { sessionId?: string }>();
   const instruments = new Map<string, FakeInstrument>();
   const idempotent = new Map<string, { digest: string; answer: Answer }>();
   const faults: { fault: CheckoutFault; method: string; route: string }[] = [];
