@@ -117,6 +117,16 @@ describe('POST /provider with type checkout', () => {
   });
 });
 
+describe('a card saved with verify', () => {
+  it('is checked by a zero-amount payment, which holds nothing and needs no void', async () => {
+    const saved = await a.api.post('/payment_method/card', { providerId, paymentInformation: card(), verify: true });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    const verifications = fake.payments().filter((p) => p.amount === 0 && p.status === 'Card Verified');
+    expect(verifications.length).toBeGreaterThan(0);
+    expect(fake.payments().filter((p) => p.amount === 0 && p.voided)).toEqual([]);
+  });
+});
+
 describe('Checkout.com webhooks', () => {
   it('confirm a capture, a void and a refund answered 202, each by its action id', async () => {
     const captured = await charge(false);
@@ -139,7 +149,8 @@ describe('Checkout.com webhooks', () => {
     const chargeId = await charge(true);
     await settled(chargeId);
     fake.failNextAction('refund');
-    expect((await a.api.delete(`/refund/${chargeId}`)).body).toMatchObject({ status: 'REFUND' });
+    const refund = await a.api.delete(`/refund/${chargeId}`);
+    expect(refund.body, JSON.stringify(refund.body)).toMatchObject({ status: 'REFUND' });
     expect(await settled(chargeId)).toEqual([
       expect.objectContaining({ kind: 'capture', status: 'CONFIRMED' }),
       expect.objectContaining({ kind: 'refund', status: 'FAILED', gatewayCode: 'payment_refund_declined' }),

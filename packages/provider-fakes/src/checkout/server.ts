@@ -300,7 +300,8 @@ export async function startFakeCheckout(options: FakeCheckoutOptions): Promise<F
   }
 
   function act(payment: FakeCheckoutPayment, kind: Action | 'reversal', body: { amount?: number; reference?: string }): Answer {
-    const authorised = payment.approved && !payment.voided && payment.status !== 'Pending';
+    // A card verification holds nothing: there is nothing to capture, void or refund.
+    const authorised = payment.approved && !payment.voided && payment.status !== 'Pending' && payment.status !== 'Card Verified';
     const amount =
       body.amount ?? (kind === 'capture' ? payment.amount - payment.captured : kind === 'refund' ? payment.captured - payment.refunded : 0);
     if (kind === 'reversal') {

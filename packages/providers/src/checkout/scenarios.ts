@@ -79,6 +79,13 @@ export function checkoutScenarios(context: () => { connector: ProviderConnector;
     expect(declined).toMatchObject({ category: 'authentication_required', gatewayCode: '20154' });
   });
 
+  it('verifies a card with a zero amount; its void has nothing to undo', async () => {
+    const { connector } = context();
+    const verified = valueOf(await connector.authorise(payment(cardSource(), false, 0n)));
+    expect(verified).toMatchObject({ amount: 0n, captured: false });
+    expect(valueOf(await connector.void({ providerChargeId: verified.providerChargeId, idempotencyKey: attemptKey() }))).toEqual({});
+  });
+
   it('stores a card, charges it merchant-initiated, describes, updates and deletes it', async () => {
     const { connector } = context();
     const stored = valueOf(await connector.storeCard({ idempotencyKey: attemptKey(), source: { type: 'card', card: card() } }));
