@@ -120,6 +120,7 @@ const acquirers: Array<[string, (dir: string) => Promise<Acquirer>]> = [
   ['the simulated acquirer', simulated],
   ['stripe', async () => real('stripe')],
   ['adyen', async () => real('adyen')],
+  ['checkout', async () => real('checkout')],
 ];
 
 // Two processes must share the database: the embedded one cannot be shared.

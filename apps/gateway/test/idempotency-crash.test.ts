@@ -126,6 +126,7 @@ const acquirers: Array<[string, () => Promise<Acquirer>]> = [
   ['the simulated acquirer', simulated],
   ['stripe', async () => real('stripe')],
   ['adyen', async () => real('adyen')],
+  ['checkout', async () => real('checkout')],
 ];
 
 // Two processes share the database: the embedded one cannot be shared.

@@ -71,7 +71,7 @@ async function killable(type: RealType) {
 }
 
 // Two processes must share the database: the embedded one cannot be shared.
-describe.skipIf(!inject('databaseServerUrl')).each<RealType>(['stripe', 'adyen'])('a gateway killed mid-charge at %s', (type) => {
+describe.skipIf(!inject('databaseServerUrl')).each<RealType>(['stripe', 'adyen', 'checkout'])('a gateway killed mid-charge at %s', (type) => {
   it('leaves a payment the next gateway reverses: none is left at the provider', async () => {
     const { real, db, providerId, api, killAtProvider, takeOver } = await killable(type);
     const hanging = real.hangNext('payment');

@@ -28,7 +28,7 @@ async function runBackgroundWork() {
   for (let round = 0; round < 10 && (await t.gateway.worker.runDue()) > 0; round += 1);
 }
 
-describe.each<RealType>(['stripe', 'adyen'])('a lost answer from %s', (type) => {
+describe.each<RealType>(['stripe', 'adyen', 'checkout'])('a lost answer from %s', (type) => {
   let a: TestAccount;
   const real = () => fakes.of(type);
 

@@ -3,8 +3,10 @@ import {
   ADYEN_TEST_CARDS,
   ADYEN_TEST_EXPIRY,
   startFakeAdyen,
+  startFakeCheckout,
   startFakeStripe,
   type FakeAdyen,
+  type FakeCheckout,
   type FakeStripe,
 } from '@gateway/provider-fakes';
 
@@ -15,7 +17,7 @@ import {
  * and what the fake holds for a charge.
  */
 
-export type RealType = 'stripe' | 'adyen';
+export type RealType = 'stripe' | 'adyen' | 'checkout';
 
 /** The provider calls a test can make hang. */
 export type ProviderCall = 'payment' | 'capture' | 'refund';
@@ -31,11 +33,23 @@ const ADYEN_CALLS: Record<ProviderCall, string> = {
   refund: '/payments/{paymentPspReference}/refunds',
 };
 
+const CHECKOUT_CALLS: Record<ProviderCall, string> = {
+  payment: '/payments',
+  capture: '/payments/{id}/captures',
+  refund: '/payments/{id}/refunds',
+};
+
 const STRIPE_KEY = 'sk_test_51FakeGatewayRealProviders0001';
 const ADYEN_CREDENTIALS = {
   ApiKey: 'AQEfake-api-key-real-providers-0001',
   MerchantAccount: 'GatewayTestECOM',
   HmacKey: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
+};
+
+export const CHECKOUT_CREDENTIALS = {
+  SecretKey: 'sk_sbox_fakegatewayrealproviders01',
+  ProcessingChannelId: 'pc_fakegatewayrealproviders01',
+  WebhookSecret: 'checkout-webhook-secret-real-providers',
 };
 
 /** A payment the fake provider holds, in the provider's minor units. */
@@ -77,6 +91,7 @@ export interface RealProvider {
 export interface RealProviders {
   stripe: FakeStripe;
   adyen: FakeAdyen;
+  checkout: FakeCheckout;
   /** GATEWAY_PROVIDER_ENDPOINTS pointing at the fakes. */
   endpoints: Record<RealType, string>;
   of(type: RealType): RealProvider;
@@ -205,6 +220,51 @@ function adyenProvider(adyen: FakeAdyen): RealProvider {
   };
 }
 
+function checkoutProvider(checkout: FakeCheckout): RealProvider {
+  const NUMBERS = { approve: '4242424242424242', insufficient_funds: '4544249167673670', three_d_secure: '4543474002249996' };
+  const all = (chargeId: string): HeldPayment[] =>
+    checkout
+      .payments()
+      .filter((p) => belongsTo(chargeId, p.reference) && (p.approved || p.voided))
+      .map((p) => ({
+        attempt: p.reference!,
+        authorised: p.amount,
+        captured: p.captured,
+        refunded: p.refunded,
+        cancelled: p.voided,
+        recurring: p.merchantInitiated,
+        cvcSent: p.cvvSent,
+      }));
+  const fields = { type: 'checkout', name: 'Checkout.com', currency: 'EUR' };
+  return {
+    type: 'checkout',
+    provider: (more = {}) => ({ ...fields, authenticationParameters: CHECKOUT_CREDENTIALS, ...more }),
+    newProvider: (more = {}) => ({ ...fields, credentials: CHECKOUT_CREDENTIALS, ...more }),
+    hangNext: (call) => {
+      const hanging = () => checkout.requests.filter((r) => r.route === CHECKOUT_CALLS[call] && r.status === undefined).length;
+      const before = hanging();
+      checkout.injectFault({ kind: 'hang', processed: true }, { method: 'POST', route: CHECKOUT_CALLS[call] });
+      return () => hanging() > before;
+    },
+    card: (outcome = 'approve') => ({
+      cardNumber: NUMBERS[outcome],
+      expiryDate: '12/30',
+      ccv: outcome === 'three_d_secure' ? '956' : '100',
+      cardholder: 'Test Payer',
+    }),
+    payments: (chargeId) => all(chargeId).filter(holdsMoney),
+    allPayments: all,
+    storedCards: () =>
+      checkout
+        .instruments()
+        .filter((i) => !i.deleted)
+        .map((i) => i.id),
+    violations: () => checkout.violations,
+    broughtToken: () => ({ providerToken: checkout.addInstrument(), singleUse: false }),
+    setRawCardsAllowed: (allowed) => checkout.setRawCardsAllowed(allowed),
+  };
+}
+
 export async function startRealProviders(): Promise<RealProviders> {
   const stripe = await startFakeStripe({ secretKey: STRIPE_KEY });
   const adyen = await startFakeAdyen({
@@ -212,15 +272,21 @@ export async function startRealProviders(): Promise<RealProviders> {
     merchantAccount: ADYEN_CREDENTIALS.MerchantAccount,
     hmacKey: ADYEN_CREDENTIALS.HmacKey,
   });
-  const providers = { stripe: stripeProvider(stripe), adyen: adyenProvider(adyen) };
+  const checkout = await startFakeCheckout({
+    secretKey: CHECKOUT_CREDENTIALS.SecretKey,
+    webhookSecret: CHECKOUT_CREDENTIALS.WebhookSecret,
+  });
+  const providers = { stripe: stripeProvider(stripe), adyen: adyenProvider(adyen), checkout: checkoutProvider(checkout) };
   return {
     stripe,
     adyen,
-    endpoints: { stripe: stripe.url, adyen: adyen.url },
+    checkout,
+    endpoints: { stripe: stripe.url, adyen: adyen.url, checkout: checkout.url },
     of: (type) => providers[type],
     close: async () => {
       await stripe.close();
       await adyen.close();
+      await checkout.close();
     },
   };
 }

@@ -40,6 +40,18 @@ export {
 } from './stripe/server.js';
 export type { ChallengeOutcome as StripeChallengeOutcome, RefundStatus } from './stripe/behaviour.js';
 export { STRIPE_TEST_CARDS, type CardBehaviour, type StripeTestCard } from './stripe/test-cards.js';
+export { CHECKOUT_TEST_CARDS, type ChallengeOutcome as CheckoutChallengeOutcome, type CheckoutTestCard } from './checkout/test-cards.js';
+export {
+  startFakeCheckout,
+  type CheckoutDelivery,
+  type CheckoutFault,
+  type CheckoutJournalEntry,
+  type CheckoutViolation,
+  type FakeCheckout,
+  type FakeCheckoutOptions,
+  type FakeCheckoutPayment,
+  type FakeInstrument,
+} from './checkout/server.js';
 export {
   maskedMessage as maskedNabMessage,
   NAB_TEST_CARD,

@@ -235,7 +235,7 @@ export interface CardSummary {
   cardholder?: string;
 }
 
-/** What the gateway may keep of a card it sent (never the full number). */
+/** A card as the gateway may keep it after sending it to a provider. */
 export function summaryOf(card: CardDetails): CardSummary {
   return {
     iin: card.number.slice(0, 6),

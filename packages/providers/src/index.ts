@@ -40,6 +40,9 @@ export type {
 export { createAdyenConnector, type AdyenConnectorConfig } from './adyen/connector.js';
 export { ADYEN_CURRENCIES, toAdyenUnits } from './adyen/currencies.js';
 export { ADYEN, ADYEN_API_VERSION } from './adyen/type.js';
+export { CHECKOUT } from './checkout/type.js';
+export { createCheckoutConnector, type CheckoutConnectorConfig } from './checkout/connector.js';
+export { checkoutSignature } from './checkout/notifications.js';
 export { createSimulatedConnector, type SimulatedConnectorConfig } from './dummy/connector.js';
 export type { AuthorisationStatus, LedgerAuthorisation, LedgerDebit, SimulatorLedger } from './dummy/simulator/ledger.js';
 export type { LedgerOperation, OperationKind } from './dummy/simulator/operations.js';

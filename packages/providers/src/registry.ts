@@ -1,4 +1,5 @@
 import { ADYEN } from './adyen/type.js';
+import { CHECKOUT } from './checkout/type.js';
 import { DUMMY } from './dummy/type.js';
 import { NAB_TRANSACT } from './nab_transact/type.js';
 import type { ProviderType } from './provider-type.js';
@@ -6,7 +7,7 @@ import { STRIPE } from './stripe/type.js';
 
 /** Every provider type the gateway can create, by its `type`. */
 export const PROVIDER_TYPES: ReadonlyMap<string, ProviderType> = new Map(
-  [DUMMY, STRIPE, ADYEN, NAB_TRANSACT].map((definition) => [definition.type, definition]),
+  [DUMMY, STRIPE, ADYEN, CHECKOUT, NAB_TRANSACT].map((definition) => [definition.type, definition]),
 );
 
 /** A type by name in any case, or undefined. */

@@ -10,6 +10,8 @@ import type {
   StoredCard,
   ThreeDsOutcome,
 } from '../connector.js';
+import { authorisedAfterAuthentication } from '../after-authentication.js';
+import { summaryOf } from '../connector.js';
 import { checkCredentialsWith, HttpTimeoutError, requestJson } from '../http-json.js';
 import { failure, unsupported } from '../provider-type.js';
 import { awaitsShopper, detailsFailure, errorFailure, paymentFailure, refusalByReason, undecided } from './codes.js';
@@ -25,7 +27,6 @@ import {
   type AdyenAmount,
   type StoredPayment,
   subCallKey,
-  summaryOf,
   text,
 } from './transformers.js';
 import { challengeOf, externalOutcome, threeDsFields, threeDsOf } from './three-d-secure.js';
@@ -202,24 +203,11 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
   }
 
   /** A payment that waited for the payer, authorised: captured now when it is a sale. */
-  async function authorisedAfterAuthentication(
-    req: AuthenticationResultRequest,
-    threeDs: ThreeDsOutcome | undefined,
-  ): Promise<Result<AuthenticationResult>> {
-    const authorisation: Authorisation = {
-      providerChargeId: req.providerChargeId,
-      captured: false,
-      amount: req.amount,
-      ...(threeDs && { threeDs }),
-    };
-    if (!req.capture || req.amount === 0n) return ok({ state: 'authorised', authorisation });
-    const amount = amountIn(req.currency, req.amount);
-    if (!amount.ok) return amount;
-    const sale = await captureSale(authorisation, req.idempotencyKey, amount.value);
-    if (sale.ok) return ok({ state: 'authorised', authorisation: sale.value });
-    // A capture refused for good released the authorisation: the payment has failed.
-    return sale.failure.retryable ? sale : ok({ state: 'failed', failure: sale.failure, ...(threeDs && { threeDs }) });
-  }
+  const afterAuthentication = (req: AuthenticationResultRequest, threeDs: ThreeDsOutcome | undefined) =>
+    authorisedAfterAuthentication(req, threeDs, async (authorisation) => {
+      const amount = amountIn(req.currency, req.amount);
+      return amount.ok ? captureSale(authorisation, req.idempotencyKey, amount.value) : amount;
+    });
 
   /** The outcome a verified AUTHORISATION notification reported. */
   async function notifiedOutcome(
@@ -227,7 +215,7 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
     notified: ProviderNotificationOutcome,
   ): Promise<Result<AuthenticationResult>> {
     const { threeDs } = notified;
-    if (notified.success) return authorisedAfterAuthentication(req, threeDs);
+    if (notified.success) return afterAuthentication(req, threeDs);
     return ok({ state: 'failed', failure: notified.failure ?? refusalByReason(undefined), ...(threeDs && { threeDs }) });
   }
 
@@ -240,7 +228,7 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
       return failure('invalid_request', 'OTHER_PAYMENT', 'The payer’s return is for another Adyen payment', false);
     }
     const threeDs = threeDsOf(answer, 'challenge');
-    if (resultCode === 'Authorised') return authorisedAfterAuthentication(req, threeDs);
+    if (resultCode === 'Authorised') return afterAuthentication(req, threeDs);
     if (undecided(resultCode)) return ok({ state: 'waiting' });
     const code = answer.refusalReasonCode;
     const failed = detailsFailure(resultCode, typeof code === 'string' ? code : undefined);

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { AuthoriseRequest, CardDetails, CardSummary } from '../connector.js';
+import { fitKey, subCallKeyWithin } from '../idempotency-keys.js';
 
 /**
  * Requests to Adyen's Checkout API v71 and readings of its answers (no I/O). Amounts are already
@@ -19,24 +19,12 @@ export const RETURN_URL = 'https://localhost/adyen/no-redirect';
 const IDEMPOTENCY_KEY_LENGTH = 64;
 const REFERENCE_LENGTH = 80;
 
-/**
- * A value derived from the gateway's key that fits in `limit` characters: the key itself when it
- * fits, else a digest of it. The same key always gives the same value.
- */
-function fit(value: string, limit: number): string {
-  if (value.length <= limit) return value;
-  return createHash('sha256').update(value).digest('base64url').slice(0, Math.min(limit, 43));
-}
-
 /** The `Idempotency-Key` of one sub-call of a gateway call (`part` names the sub-call). */
-export function subCallKey(idempotencyKey: string, part?: string): string {
-  const suffix = part ? `:${part}` : '';
-  return `${fit(idempotencyKey, IDEMPOTENCY_KEY_LENGTH - suffix.length)}${suffix}`;
-}
+export const subCallKey = subCallKeyWithin(IDEMPOTENCY_KEY_LENGTH);
 
 /** Adyen's `reference` of a payment: the attempt's own key, so a cancel by reference reaches only that attempt. */
 export function paymentReference(idempotencyKey: string): string {
-  return fit(idempotencyKey, REFERENCE_LENGTH);
+  return fitKey(idempotencyKey, REFERENCE_LENGTH);
 }
 
 export interface AdyenAmount {
@@ -130,8 +118,6 @@ export function storeRequest(
     recurringProcessingModel: 'CardOnFile',
   };
 }
-
-export { summaryOf } from '../connector.js';
 
 /** The stored payment method id in a /payments answer that stored a card (newer and older fields). */
 export function storedIdOf(answer: Json): string | undefined {

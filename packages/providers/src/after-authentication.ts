@@ -1,0 +1,23 @@
+import type { AuthenticationResult, AuthenticationResultRequest, Authorisation, ProviderResult, ThreeDsOutcome } from './connector.js';
+
+/**
+ * A payment that waited for its payer, authorised: captured now when it is a sale, by the
+ * connector's `captureSale` (which, refused for good, has released the authorisation: the payment
+ * has then failed; an unknown outcome stays the gateway's to retry or reverse).
+ */
+export async function authorisedAfterAuthentication(
+  req: AuthenticationResultRequest,
+  threeDs: ThreeDsOutcome | undefined,
+  captureSale: (authorisation: Authorisation) => Promise<ProviderResult<Authorisation>>,
+): Promise<ProviderResult<AuthenticationResult>> {
+  const authorisation: Authorisation = {
+    providerChargeId: req.providerChargeId,
+    captured: false,
+    amount: req.amount,
+    ...(threeDs && { threeDs }),
+  };
+  if (!req.capture || req.amount === 0n) return { ok: true, value: { state: 'authorised', authorisation } };
+  const sale = await captureSale(authorisation);
+  if (sale.ok) return { ok: true, value: { state: 'authorised', authorisation: sale.value } };
+  return sale.failure.retryable ? sale : { ok: true, value: { state: 'failed', failure: sale.failure, ...(threeDs && { threeDs }) } };
+}

@@ -1,0 +1,307 @@
+import type {
+  AuthenticationResult,
+  AuthenticationResultRequest,
+  Authorisation,
+  AuthoriseRequest,
+  CardSummary,
+  Modification,
+  ProviderConnector,
+  ProviderResult,
+  StoredCard,
+  StoredCardRef,
+  ThreeDsOutcome,
+} from '../connector.js';
+import { authorisedAfterAuthentication } from '../after-authentication.js';
+import { summaryOf } from '../connector.js';
+import { checkCredentialsWith, HttpTimeoutError, requestJson } from '../http-json.js';
+import { failure, unsupported } from '../provider-type.js';
+import { approved, declineFailure, errorFailure } from './codes.js';
+import { toCheckoutUnits } from './currencies.js';
+import { challengeOf, threeDsFields, threeDsOf } from './three-d-secure.js';
+import {
+  cardSummaryOf,
+  isObject,
+  paymentReference,
+  paymentRequest,
+  storedCardOf,
+  storeRequest,
+  storeSourceOf,
+  subCallKey,
+  text,
+  type Json,
+} from './transformers.js';
+
+/**
+ * Checkout.com's payments API over HTTP (docs/decisions.md says why not checkout-sdk-node). Every
+ * call that creates or moves money carries a `Cko-Idempotency-Key` derived from the gateway's key,
+ * one per sub-call, and the attempt's key as `reference`, so that a payment whose answer was lost
+ * can be found (GET /payments?reference=) and reversed.
+ *
+ * Payments are authorised only; a sale is captured by a second call. Captures, voids and refunds
+ * answer 202 Accepted with an action id: they stay pending until the notification naming that
+ * action (payment_captured, payment_capture_declined…), as Adyen's "received" do.
+ *
+ * 3-D Secure: a payment the payer can authenticate is sent with `3ds.enabled` and the gateway's
+ * return URL as success and failure URL; its 202 Pending with `_links.redirect` is a challenge.
+ * `authenticationResult` asks Checkout.com for the payment (GET /payments/{id}), never the return's
+ * query, and captures a sale once authorised.
+ */
+export interface CheckoutConnectorConfig {
+  /** `https://api.sandbox.checkout.com`, `https://api.checkout.com`, or the operator's override. */
+  baseUrl: string;
+  /** Budget of each HTTP request; past it the outcome is unknown. */
+  timeoutMs: number;
+  secretKey: string;
+  processingChannelId: string;
+}
+
+type Result<T> = ProviderResult<T>;
+type CallOptions = { body?: Json; idempotencyKey?: string; query?: Record<string, string> };
+
+const TYPE = 'checkout';
+/** The currency of the zero-amount verification that stores a card when the gateway names none. */
+const DEFAULT_STORE_CURRENCY = 'EUR';
+
+const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+const badAnswer = () => failure('processor_error', 'BAD_RESPONSE', 'Unreadable answer from Checkout.com', true);
+
+export function createCheckoutConnector(config: CheckoutConnectorConfig): ProviderConnector {
+  const baseUrl = config.baseUrl.replace(/\/+$/, '');
+  const { processingChannelId } = config;
+
+  /** One request with the secret key; its answer as it came. */
+  function send(method: string, path: string, options: CallOptions = {}) {
+    const query = options.query ? `?${new URLSearchParams(options.query)}` : '';
+    const headers: Record<string, string> = { authorization: `Bearer ${config.secretKey}`, accept: 'application/json' };
+    if (options.idempotencyKey !== undefined) headers['cko-idempotency-key'] = options.idempotencyKey;
+    return requestJson(method, `${baseUrl}${path}${query}`, options.body, headers, config.timeoutMs);
+  }
+
+  async function call(method: string, path: string, options: CallOptions = {}): Promise<Result<Json>> {
+    let answer;
+    try {
+      answer = await send(method, path, options);
+    } catch (err) {
+      if (err instanceof HttpTimeoutError) {
+        return failure('timeout', 'TIMEOUT', `No answer from Checkout.com within ${config.timeoutMs} ms; outcome unknown`, true);
+      }
+      if (err instanceof SyntaxError) return badAnswer();
+      return failure('processor_error', 'NETWORK', 'Could not reach Checkout.com', true);
+    }
+    const json = isObject(answer.json) ? answer.json : {};
+    if (answer.status >= 200 && answer.status < 300) return ok(json);
+    const codes = Array.isArray(json.error_codes) ? json.error_codes.filter((c): c is string => typeof c === 'string') : [];
+    return { ok: false, failure: errorFailure(answer.status, codes) };
+  }
+
+  /** Reads an answer; an answer without what is needed is unreadable (outcome unknown). */
+  async function read<T>(pending: Promise<Result<Json>>, reader: (answer: Json) => T): Promise<Result<T>> {
+    const result = await pending;
+    if (!result.ok) return result;
+    try {
+      return ok(reader(result.value));
+    } catch {
+      return badAnswer();
+    }
+  }
+
+  const payment = (id: string) => `/payments/${encodeURIComponent(id)}`;
+  const instrument = (id: string) => `/instruments/${encodeURIComponent(id)}`;
+
+  /** A capture, void, refund or reversal: Checkout.com answers 202 with the action's id; its notification tells. */
+  const act = (id: string, kind: 'captures' | 'voids' | 'refunds' | 'reversals', idempotencyKey: string, amount?: number) =>
+    read(
+      call('POST', `${payment(id)}/${kind}`, {
+        body: { reference: paymentReference(idempotencyKey), ...(amount !== undefined && { amount }) },
+        idempotencyKey: subCallKey(idempotencyKey),
+      }),
+      (answer): Modification => ({ pending: true, providerReference: text(answer, 'action_id') }),
+    );
+
+  function amountIn(currency: string | undefined, amount: bigint): Result<number> {
+    if (currency === undefined) return failure('invalid_request', 'NO_CURRENCY', 'Checkout.com needs the payment currency', false);
+    const value = toCheckoutUnits(currency, amount);
+    // JSON numbers are exact up to 2^53: beyond that the amount would change on the way.
+    if (value === undefined || value > BigInt(Number.MAX_SAFE_INTEGER)) {
+      return failure('invalid_amount', 'AMOUNT', `Checkout.com cannot express this amount in ${currency}`, false);
+    }
+    return ok(Number(value));
+  }
+
+  /** The card charged, as the gateway may keep it. */
+  function chargedCard(req: AuthoriseRequest, answer: Json): CardSummary | undefined {
+    if (req.source.type === 'card') return summaryOf(req.source.card);
+    const length = Number(req.source.type === 'stored_card' ? req.source.providerData?.cardLength : undefined);
+    return isObject(answer.source) ? cardSummaryOf(answer.source, Number.isInteger(length) && length > 0 ? length : undefined) : undefined;
+  }
+
+  async function authorise(req: AuthoriseRequest): Promise<Result<Authorisation>> {
+    const { source } = req;
+    if (source.type === 'network_token') return unsupported(TYPE, 'network tokens');
+    if (source.type === 'wallet') return unsupported(TYPE, 'wallets');
+    const amount = amountIn(req.currency, req.amount);
+    if (!amount.ok) return amount;
+    const body = { ...paymentRequest(req, amount.value, processingChannelId), ...threeDsFields(req.authentication) };
+    const answer = await call('POST', '/payments', { body, idempotencyKey: subCallKey(req.idempotencyKey, 'payment') });
+    if (!answer.ok) return answer;
+    const { id, status } = answer.value;
+    if (typeof id !== 'string' || typeof status !== 'string') return badAnswer();
+    const card = chargedCard(req, answer.value);
+    if (status === 'Pending') {
+      // Waiting for the payer, or undecided: the gateway reverses it by id should nobody finish it.
+      await req.keep?.({ paymentId: id });
+      const challenge = req.authentication && challengeOf(answer.value);
+      if (challenge) return ok({ providerChargeId: id, captured: false, amount: req.amount, ...(card && { card }), challenge });
+      return failure('timeout', 'PENDING', 'Checkout.com has not decided the payment; the gateway reverses it', true);
+    }
+    const code = typeof answer.value.response_code === 'string' ? answer.value.response_code : undefined;
+    if (answer.value.approved !== true || !approved(code)) return { ok: false, failure: declineFailure(code) };
+    const authorisation: Authorisation = { providerChargeId: id, captured: false, amount: req.amount, ...(card && { card }) };
+    if (!req.capture || req.amount === 0n) return ok(authorisation);
+    // A sale: capture now. Should this call not be answered, the gateway reverses by the payment id.
+    await req.keep?.({ paymentId: id });
+    return captureSale(authorisation, req.idempotencyKey, amount.value);
+  }
+
+  /**
+   * The capture of a sale's authorisation, answered captured at once with the capture pending until
+   * its notification. Refused for good, the authorisation is voided rather than left hanging; an
+   * unknown outcome is the gateway's to reverse.
+   */
+  async function captureSale(authorisation: Authorisation, idempotencyKey: string, amount: number): Promise<Result<Authorisation>> {
+    const id = authorisation.providerChargeId;
+    const capture = await act(id, 'captures', `${idempotencyKey}:capture`, amount);
+    if (capture.ok) return ok({ ...authorisation, captured: true, capture: capture.value });
+    if (!capture.failure.retryable) await act(id, 'voids', `${idempotencyKey}:void`);
+    return capture;
+  }
+
+  /** Where a payment that waited for its payer stands, from Checkout.com's own record of it. */
+  async function authenticationResult(req: AuthenticationResultRequest): Promise<Result<AuthenticationResult>> {
+    const answer = await call('GET', payment(req.providerChargeId));
+    if (!answer.ok) {
+      // Checkout.com cannot be asked now: a verified notification about the payment tells as well.
+      if (!req.notified) return answer;
+      const { success, failure: refused, threeDs } = req.notified;
+      if (success) return afterAuthentication(req, threeDs);
+      return ok({ state: 'failed', failure: refused ?? declineFailure(undefined), ...(threeDs && { threeDs }) });
+    }
+    const { status } = answer.value;
+    const threeDs = threeDsOf(answer.value);
+    if (status === 'Pending') return ok({ state: 'waiting' });
+    if (answer.value.approved === true && (status === 'Authorized' || status === 'Card Verified' || status === 'Captured')) {
+      return afterAuthentication(req, threeDs);
+    }
+    const code = typeof answer.value.response_code === 'string' ? answer.value.response_code : undefined;
+    // A payment declined by its authentication carries no response code of the issuer's.
+    const refused = code ?? (threeDs?.transStatus && !['Y', 'A'].includes(threeDs.transStatus) ? '20151' : undefined);
+    return ok({ state: 'failed', failure: declineFailure(refused), ...(threeDs && { threeDs }) });
+  }
+
+  /** A payment that waited for the payer, authorised: captured now when it is a sale. */
+  const afterAuthentication = (req: AuthenticationResultRequest, threeDs: ThreeDsOutcome | undefined) =>
+    authorisedAfterAuthentication(req, threeDs, async (authorisation) => {
+      const amount = amountIn(req.currency, req.amount);
+      return amount.ok ? captureSale(authorisation, req.idempotencyKey, amount.value) : amount;
+    });
+
+  /** The ids of payments Checkout.com made under an attempt's reference that may hold money. */
+  const paymentsOf = (reference: string) =>
+    read(call('GET', '/payments', { query: { reference } }), (answer) => {
+      if (!Array.isArray(answer.data)) throw new TypeError('data is not a list');
+      return answer.data
+        .filter(isObject)
+        .filter((p) => p.status !== 'Declined')
+        .map((p) => text(p, 'id'));
+    });
+
+  async function describe(ref: StoredCardRef): Promise<Result<StoredCard>> {
+    const length = Number(ref.providerData?.cardLength);
+    return read(call('GET', instrument(ref.providerToken)), (answer) => {
+      const card = cardSummaryOf(answer, Number.isInteger(length) && length > 0 ? length : undefined);
+      if (!card) throw new TypeError('instrument without a card');
+      return { providerToken: ref.providerToken, ...(ref.providerData && { providerData: ref.providerData }), card };
+    });
+  }
+
+  return {
+    authorise,
+
+    capture: async (req) => {
+      const amount = amountIn(req.currency, req.amount);
+      if (!amount.ok) return amount;
+      const capture = await act(req.providerChargeId, 'captures', req.idempotencyKey, amount.value);
+      return capture.ok ? ok({ ...capture.value, amount: req.amount }) : capture;
+    },
+
+    void: async (req) => {
+      const voided = await act(req.providerChargeId, 'voids', req.idempotencyKey);
+      if (voided.ok || voided.failure.gatewayCode !== 'action_not_allowed') return voided;
+      // A zero-amount card verification holds nothing, and Checkout.com voids none: done already.
+      const verified = await read(call('GET', payment(req.providerChargeId)), (answer) => answer.status === 'Card Verified');
+      return verified.ok && verified.value ? ok({}) : voided;
+    },
+
+    refund: async (req) => {
+      const amount = amountIn(req.currency, req.amount);
+      if (!amount.ok) return amount;
+      const refund = await act(req.providerChargeId, 'refunds', req.idempotencyKey, amount.value);
+      return refund.ok ? ok({ ...refund.value, providerRefundId: refund.value.providerReference! }) : refund;
+    },
+
+    reverse: async (req) => {
+      const key = `${req.idempotencyKey}:reverse`;
+      const known = req.providerChargeId ?? req.providerData?.paymentId;
+      // Without the payment's id, whatever payment carries the attempt's reference.
+      const found = known ? ok([known]) : await paymentsOf(paymentReference(req.idempotencyKey));
+      if (!found.ok) return found;
+      for (const id of found.value) {
+        const reversal = await act(id, 'reversals', key);
+        if (!reversal.ok) return reversal;
+      }
+      return ok(undefined);
+    },
+
+    authenticationResult,
+
+    checkCredentials: () =>
+      checkCredentialsWith(() => send('GET', '/payments', { query: { reference: 'gateway-credential-check' } }), config.timeoutMs),
+
+    storeCard: async (req) => {
+      const body = storeRequest(storeSourceOf(req.source), req.idempotencyKey, req.currency ?? DEFAULT_STORE_CURRENCY, processingChannelId);
+      const answer = await call('POST', '/payments', { body, idempotencyKey: subCallKey(req.idempotencyKey, 'store') });
+      if (!answer.ok) {
+        // Nothing is stored on an undecided verification; calling it unknown would only start a reversal.
+        const refused = answer.failure;
+        return { ok: false, failure: refused.category === 'timeout' ? { ...refused, category: 'processor_error' } : refused };
+      }
+      const code = typeof answer.value.response_code === 'string' ? answer.value.response_code : undefined;
+      if (answer.value.approved !== true || !approved(code)) return { ok: false, failure: declineFailure(code) };
+      return read(Promise.resolve(answer), (value) => {
+        const returned = isObject(value.source) ? value.source : {};
+        const card = req.source.type === 'card' ? summaryOf(req.source.card) : cardSummaryOf(returned);
+        if (!card) throw new TypeError('no card in the answer');
+        return storedCardOf(text(returned, 'id'), card, text(value, 'id'));
+      });
+    },
+
+    describeStoredCard: describe,
+
+    updateStoredCard: async (req) => {
+      const body = {
+        ...(req.expiryMonth !== undefined && { expiry_month: req.expiryMonth }),
+        ...(req.expiryYear !== undefined && { expiry_year: req.expiryYear }),
+        ...(req.cardholder !== undefined && { name: req.cardholder }),
+      };
+      const updated = await call('PATCH', instrument(req.providerToken), { body });
+      return updated.ok ? describe(req) : updated;
+    },
+
+    deleteStoredCard: (req) => read(call('DELETE', instrument(req.providerToken)), () => undefined),
+
+    createNetworkToken: async () => unsupported(TYPE, 'network tokens'),
+    debit: async () => unsupported(TYPE, 'bank account debits and PayTo'),
+    paymentState: async () => unsupported(TYPE, 'bank account debits and PayTo'),
+    createPayToAgreement: async () => unsupported(TYPE, 'PayTo'),
+  };
+}
