@@ -1,3 +1,5 @@
+import { CURRENCIES, findCurrency, formatAmount } from '@gateway/core';
+import { providerType } from '@gateway/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
 import { startRealProviders, type RealProvider, type RealProviders, type RealType } from './real-providers';
@@ -64,6 +66,10 @@ describe.each<RealType>(['stripe', 'adyen'])('a %s provider', (type) => {
     expect(status, JSON.stringify(body)).toBe(201);
     return body;
   }
+
+  /** A monthly subscription of 9 EUR on a saved card. */
+  const subscribe = (paymentMethodId: unknown, fields: Record<string, unknown> = {}) =>
+    a.api.post('/subscription/payment_method', { paymentMethodId, amount: 9, currency: 'EUR', interval: 'Month', ...fields });
 
   it('takes a sale in one payment, captured in full, in the provider’s units', async () => {
     const { status, body } = await charge({ amount: 12.34, reference: 'order-1' });
@@ -184,13 +190,7 @@ describe.each<RealType>(['stripe', 'adyen'])('a %s provider', (type) => {
 
   it('bills a subscription and a batch on saved cards, merchant-initiated', async () => {
     const method = await savedCard();
-    const subscribed = await a.api.post('/subscription/payment_method', {
-      paymentMethodId: method.paymentMethodId,
-      amount: 9,
-      currency: 'EUR',
-      interval: 'Month',
-      frequency: 1,
-    });
+    const subscribed = await subscribe(method.paymentMethodId);
     expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200);
     const other = await savedCard();
     const batch = [
@@ -214,6 +214,29 @@ describe.each<RealType>(['stripe', 'adyen'])('a %s provider', (type) => {
     for (const c of batchCharges.body.charges) {
       expect(real.payments(String(c.chargeId))).toEqual([expect.objectContaining({ recurring: true })]);
     }
+  });
+
+  it('changes a subscription to a currency the type takes, and refuses at the change one it does not take or an amount it cannot count', async () => {
+    const taken = providerType(type)?.currencies ?? [];
+    const untaken = [...CURRENCIES.keys()].find((code) => !taken.includes(code));
+    // A currency the type takes but in coarser steps than ISO 4217 (Stripe's KWD, Adyen's IDR), if it has one.
+    const coarse = taken.map((code) => findCurrency(code)).find((c) => c && providerType(type)?.providerAmount(c.code, 1n) === undefined);
+    const method = await savedCard();
+    const created = await subscribe(method.paymentMethodId, { startDate: new Date(Date.now() + 30 * 86_400_000).toISOString() });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = String(created.body.subscriptionId);
+    const refused = await a.api.put(`/subscription/${id}`, { amount: 9, currency: untaken });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body).toMatchObject({ code: 29, message: expect.stringContaining(type) });
+    if (coarse) {
+      const finer = await a.api.put(`/subscription/${id}`, { amount: formatAmount(1n, coarse), currency: coarse.code });
+      expect(finer.body).toMatchObject({ code: INVALID_AMOUNT, message: expect.stringContaining('cannot be charged') });
+    }
+    expect((await a.api.get(`/subscription/${id}`)).body).toMatchObject({ amount: 9, currency: 'EUR' });
+    const other = taken.find((code) => code !== 'EUR');
+    const changed = await a.api.put(`/subscription/${id}`, { amount: 7, currency: other });
+    expect(changed.body).toMatchObject({ amount: 7, currency: other, status: 'Active' });
+    expect((await a.api.delete(`/subscription/${id}`)).status).toBe(200);
   });
 
   it('saves a token the merchant brings from the provider, and charges it', async () => {

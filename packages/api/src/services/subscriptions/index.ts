@@ -143,29 +143,40 @@ export function createSubscriptionService(
     },
 
     /**
-     * Replaces the terms (endAfter, retry, webhook: absent = none); amount, interval, frequency,
-     * metadata and the payment method (our extension) stay when absent (amount and frequency also
-     * when 0). The payment already scheduled keeps its date; the ones after it follow the new
-     * schedule, still counted from startDate.
+     * Replaces the terms (endAfter, retry, webhook: absent = none); amount, currency (with an
+     * amount), interval, frequency, metadata and the payment method (our extension) stay when absent
+     * (amount and frequency also when 0). The provider that will take the payments must take their
+     * currency and amount now, not at the next billing. The payment already scheduled keeps its
+     * date (and is made in the new currency); the ones after it follow the new schedule, still
+     * counted from startDate.
      */
     async update(account: Account, id: string, changes: SubscriptionChanges): Promise<SubscriptionView> {
       const replacement = changes.paymentMethodId === undefined ? undefined : await chargeableMethod(account, changes.paymentMethodId);
-      // The provider that will take the payments must take their currency and amount.
-      const payee = replacement?.provider ?? (changes.amount === undefined ? undefined : await currentProvider(account, id));
+      const moneyChanges = changes.amount !== undefined || changes.currency !== undefined;
+      const payee = replacement?.provider ?? (moneyChanges ? await currentProvider(account, id) : undefined);
       return change(account, id, (s) => {
         if (s.status === 'Cancelled' || s.status === 'Complete') {
           throw new ApiError('ValidationError', { message: `A ${s.status} subscription cannot be changed` });
         }
-        const currency = requireCurrency(s.currency);
-        if (changes.currency && changes.currency !== s.currency) {
-          throw new ApiError('CurrencyNotSupported', { message: `The subscription is in ${s.currency}; its currency cannot change` });
+        const currency = requireCurrency(changes.currency ?? s.currency);
+        const newCurrency = currency.code !== s.currency;
+        const newAmount = optionalAmount(changes.amount, currency, 'amount');
+        if (newCurrency && newAmount === undefined) {
+          throw new ApiError('ValidationError', {
+            message: `An amount in ${currency.code} is required to change the currency`,
+            details: { amount: 'Required when the currency changes' },
+          });
         }
-        const amount = optionalAmount(changes.amount, currency, 'amount') ?? s.amount;
+        const amount = newAmount ?? s.amount;
         const refused = payee && chargeRefusal(typeOfProvider(payee), currency, amount);
         if (refused) throw refused;
         const fields = terms(changes, currency);
+        // endAfter.amount counts the payments made in the subscription's currency: a new one starts from nothing.
+        const progress = newCurrency ? { paidAmount: 0n } : {};
         const data = {
           amount,
+          currency: currency.code,
+          ...progress,
           ...(replacement && { paymentMethodId: replacement.method.id }),
           interval: changes.interval ?? s.interval,
           frequency: changes.frequency || s.frequency,
@@ -174,7 +185,7 @@ export function createSubscriptionService(
           ...(changes.metadata && { metadata: changes.metadata }),
         };
         const end = { count: fields.endAfterCount, amount: fields.endAfterAmount, date: fields.endAfterDate };
-        return billingEnded(end, s, s.nextBillingAt) ? { ...data, ...stopped('Complete') } : data;
+        return billingEnded(end, { ...s, ...progress }, s.nextBillingAt) ? { ...data, ...stopped('Complete') } : data;
       });
     },
 
