@@ -298,7 +298,7 @@ describe.each<RealType>(['stripe', 'adyen'])('a %s provider', (type) => {
   });
 });
 
-describe('least-cost routing and fail-over across dummy, stripe and adyen providers', () => {
+describe('least-cost routing and fail-over across provider types', () => {
   const fees = (transactionCost: string, transactionPercentage: string) => [{ transactionCost, transactionPercentage }];
   const SIMULATED = { type: 'dummy', name: 'Simulated', currency: 'EUR', latency: { minMs: 0, maxMs: 0 }, fees: fees('0.20', '2') };
   // The Adyen test card, which the fake Stripe and the simulated acquirer approve too.
@@ -351,6 +351,31 @@ describe('least-cost routing and fail-over across dummy, stripe and adyen provid
     expect(fakes.of('adyen').allPayments(chargeId)).toHaveLength(1);
     expect(fakes.of('adyen').payments(chargeId)).toEqual([]);
     expect(fakes.of('stripe').payments(chargeId)).toEqual([]);
+  });
+
+  it('routes to, and fails over from, each real type the fakes serve (a type joins by joining startRealProviders)', async () => {
+    const types = Object.keys(fakes.endpoints) as RealType[];
+    expect(types).toEqual(expect.arrayContaining(['stripe', 'adyen']));
+    for (const type of types) {
+      const real = fakes.of(type);
+      const currency = real.newProvider().currency ?? 'EUR';
+      const a = await createAccount(t, [real.newProvider({ timeoutMs: 1_500, fees: fees('0.05', '1') }), { ...SIMULATED, currency }]);
+      const [realId, dummyId] = a.providerIds;
+      const leastCost = (amount: number) => a.api.post('/charge/card/least_cost', { amount, currency, paymentInformation: real.card() });
+      const cheapest = await leastCost(100);
+      expect(cheapest.body, type).toMatchObject({ providerId: realId, status: 'SUCCESS', provider: { type }, estimatedCost: 1.05 });
+      expect(real.payments(String(cheapest.body.chargeId)), type).toHaveLength(1);
+
+      real.hangNext('payment');
+      const failedOver = await leastCost(30);
+      expect(failedOver.body, type).toMatchObject({
+        providerId: dummyId,
+        status: 'SUCCESS',
+        failedAttempts: [{ providerId: realId, isRetryable: true }],
+      });
+      // The payment it never answered was reversed before the charge moved on.
+      expect(real.payments(String(failedOver.body.chargeId)), type).toEqual([]);
+    }
   });
 
   it('does not move on after a decline', async () => {
