@@ -189,7 +189,7 @@ describe('a USD charge on an AUD provider', () => {
     expect((await a.api.get(`/charge/${String(debit.body.chargeId)}`)).body).toMatchObject({ status: 'SUCCESS', currency: 'USD' });
   });
 
-  it('is refused for a PayTo agreement made in AUD, before anything is written or sent', async () => {
+  it('is refused for a PayTo agreement made in AUD, before anything is written or sent, for a subscription too', async () => {
     const agreement = await a.api.post('/payment_method/payto', {
       providerId: audFees(),
       payerName: 'Pat Payer',
@@ -209,6 +209,18 @@ describe('a USD charge on an AUD provider', () => {
     expect(await t.gateway.database.prisma.charge.count()).toBe(before);
     const inAud = await a.api.post('/charge/payment_method', { paymentMethodId: agreement.body.paymentMethodId, amount: 5 });
     expect(inAud.body).toMatchObject({ status: 'PENDING', currency: 'AUD' });
+
+    // A subscription on it too: refused in USD when made or changed, not at its first payment.
+    const paymentMethodId = agreement.body.paymentMethodId;
+    const later = new Date(clock.now().getTime() + 86_400_000).toISOString();
+    const inUsd = await a.api.post('/subscription/payment_method', { paymentMethodId, amount: 5, currency: 'USD', startDate: later });
+    expect(inUsd.body).toMatchObject({ code: 29, message: expect.stringContaining('The PayTo agreement is in AUD') });
+    const subscribed = await a.api.post('/subscription/payment_method', { paymentMethodId, amount: 5, startDate: later });
+    expect(subscribed.body).toMatchObject({ currency: 'AUD', status: 'Active' });
+    const id = String(subscribed.body.subscriptionId);
+    const changed = await a.api.put(`/subscription/${id}`, { amount: 5, currency: 'USD' });
+    expect(changed.body).toMatchObject({ code: 29, message: expect.stringContaining('The PayTo agreement is in AUD') });
+    expect((await a.api.delete(`/subscription/${id}`)).body).toMatchObject({ currency: 'AUD', status: 'Cancelled' });
   });
 
   it('bills a subscription in its own currency, and in a new one from the payment after the change', async () => {

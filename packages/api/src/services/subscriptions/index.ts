@@ -9,12 +9,13 @@ import {
   type Currency,
   type SubscriptionStatus,
 } from '@gateway/core';
-import { Prisma, type Account, type Subscription } from '@gateway/db';
+import { Prisma, type Account, type PaymentMethod, type Provider, type Subscription } from '@gateway/db';
 import type { NewSubscription, SubscriptionChanges, SubscriptionView } from '../../schemas/subscription';
 import { amountRange, dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { bindKey, type HeldKey } from '../idempotency';
 import { requireAmount, requireCurrency } from '../money';
+import { agreementRefusal } from '../charges/stored';
 import type { PaymentMethodService } from '../payment-methods';
 import { chargeMoney, chargeRefusal, typeOfProvider } from '../providers/currencies';
 import { requireProvider } from '../providers/selection';
@@ -32,6 +33,12 @@ export interface SubscriptionSearch {
   sortBy?: 'None' | 'Date' | 'Status' | 'Currency';
   limit?: number;
   skip?: number;
+}
+
+/** A payment method that pays a subscription, with its provider. */
+interface Payee {
+  method: Pick<PaymentMethod, 'type' | 'payTo'>;
+  provider: Provider;
 }
 
 const subscriptionNotFound = () => notFound('InvalidSubscriptionId', 'Subscription');
@@ -74,13 +81,17 @@ export function createSubscriptionService(
     return { method, provider: await requireProvider(db, account.id, method.providerId) };
   }
 
-  /** The provider of the subscription's payment method now, when it still has one. */
-  async function currentProvider(account: Account, subscriptionId: string) {
+  /** The subscription's payment method now, with its provider, when it still has one. */
+  async function currentPayee(account: Account, subscriptionId: string) {
     const s = await db.subscription.findFirst({ where: { id: subscriptionId, accountId: account.id }, select: { paymentMethodId: true } });
     const method =
-      s && (await db.paymentMethod.findFirst({ where: { id: s.paymentMethodId, accountId: account.id }, select: { provider: true } }));
-    return method?.provider ?? undefined;
+      s && (await db.paymentMethod.findFirst({ where: { id: s.paymentMethodId, accountId: account.id }, include: { provider: true } }));
+    return method?.provider ? { method, provider: method.provider } : undefined;
   }
+
+  /** Why this payment method cannot pay `amount` of `currency` (its provider's type, or its PayTo agreement), if it cannot. */
+  const paymentRefusal = ({ method, provider }: Payee, currency: Currency, amount: bigint) =>
+    chargeRefusal(typeOfProvider(provider), currency, amount) ?? agreementRefusal(method, provider, currency);
 
   async function change(account: Account, id: string, decide: (s: Subscription) => Prisma.SubscriptionUpdateInput) {
     const updated = await db.$transaction(async (tx) => {
@@ -99,6 +110,8 @@ export function createSubscriptionService(
     async create(account: Account, input: NewSubscription, heldKey?: HeldKey): Promise<SubscriptionView> {
       const { method, provider } = await chargeableMethod(account, input.paymentMethodId);
       const { currency, amount } = chargeMoney(provider, input);
+      const refused = agreementRefusal(method, provider, currency);
+      if (refused) throw refused;
       const now = clock.now();
       const startDate = input.startDate ?? now;
       // A start in the past is billed once now; the schedule then goes on from startDate.
@@ -153,7 +166,7 @@ export function createSubscriptionService(
     async update(account: Account, id: string, changes: SubscriptionChanges): Promise<SubscriptionView> {
       const replacement = changes.paymentMethodId === undefined ? undefined : await chargeableMethod(account, changes.paymentMethodId);
       const moneyChanges = changes.amount !== undefined || changes.currency !== undefined;
-      const payee = replacement?.provider ?? (moneyChanges ? await currentProvider(account, id) : undefined);
+      const payee = replacement ?? (moneyChanges ? await currentPayee(account, id) : undefined);
       return change(account, id, (s) => {
         if (s.status === 'Cancelled' || s.status === 'Complete') {
           throw new ApiError('ValidationError', { message: `A ${s.status} subscription cannot be changed` });
@@ -168,7 +181,7 @@ export function createSubscriptionService(
           });
         }
         const amount = newAmount ?? s.amount;
-        const refused = payee && chargeRefusal(typeOfProvider(payee), currency, amount);
+        const refused = payee && paymentRefusal(payee, currency, amount);
         if (refused) throw refused;
         const fields = terms(changes, currency);
         // endAfter.amount counts the payments made in the subscription's currency: a new one starts from nothing.
