@@ -80,14 +80,29 @@ test('a Stripe provider added in the dashboard against the fake Stripe: credenti
   await expect(page.getByText(`${name} renamed`).first()).toBeVisible();
 });
 
-test('the provider form fits a 390 px phone, for each type', async ({ page }) => {
+test('the provider form offers every registered type, none chosen beforehand, and fits a 390 px phone with each', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/providers/new');
-  for (const type of ['dummy', 'stripe', 'adyen']) {
-    await page.getByLabel('Type').selectOption(type);
-    await expect(page.getByRole('group', { name: 'Credentials' })).toBeVisible();
+  const typeSelect = page.getByLabel('Type');
+  await expect(typeSelect).toHaveValue('');
+  await expect(page.getByRole('group', { name: 'Credentials' })).toHaveCount(0);
+  // The types GET /info/provider_types lists (the registry): a newly registered one is offered and checked too.
+  const api = await merchantApi();
+  const listed = (await (await api.get('/info/provider_types')).json()) as {
+    providerTypes: Array<{ type: string; parameters: Array<{ name: string; secret: boolean }> }>;
+  };
+  await api.dispose();
+  const types = listed.providerTypes;
+  expect(types.map((t) => t.type)).toEqual(expect.arrayContaining(['dummy', 'stripe', 'adyen']));
+  await expect(typeSelect.locator('option:not([disabled])')).toHaveCount(types.length);
+  for (const { type, parameters } of types) {
+    await typeSelect.selectOption(type);
+    const credentials = page.getByRole('group', { name: 'Credentials' });
+    await expect(credentials).toBeVisible();
+    // Its own fields, each secret one masked as typed.
+    for (const p of parameters)
+      await expect(credentials.getByLabel(p.name, { exact: true })).toHaveAttribute('type', p.secret ? 'password' : 'text');
     expect(await page.evaluate(() => document.documentElement.scrollWidth), type).toBeLessThanOrEqual(390);
   }
-  await expect(page.getByLabel('HmacKey')).toHaveAttribute('type', 'password');
   await screenshot(page, 'providers-new-390');
 });

@@ -1,7 +1,7 @@
 import { parseExchangeRates } from '@gateway/core';
 import type { NewProvider } from '@gateway/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, client, createAccount, startTestGateway, VISA_AU, type TestAccount, type TestGateway } from './harness';
+import { card, client, createAccount, moneyAtAcquirer, startTestGateway, VISA_AU, type TestAccount, type TestGateway } from './harness';
 
 /**
  * Any currency on any provider (docs/decisions.md#currencies): a provider in AUD takes USD on every
@@ -40,12 +40,7 @@ afterAll(() => t.close());
 const audFees = () => a.providerIds[0] ?? '';
 const usdLine = () => a.providerIds[1] ?? '';
 
-/** What the simulated acquirer recorded for an attempt: the amount it was asked for, and in what currency. */
-async function atAcquirer(chargeId: unknown, attempt = 1) {
-  const response = await fetch(`${t.gateway.simulatorUrl}/v1/authorisations?idempotencyKey=${String(chargeId)}:${attempt}`);
-  const { authorisations } = (await response.json()) as { authorisations: Array<{ amount: unknown; currency: string }> };
-  return authorisations.map(({ amount, currency }) => ({ amount: String(amount), currency }));
-}
+const atAcquirer = (chargeId: unknown, attempt?: number) => moneyAtAcquirer(t, chargeId, attempt);
 
 /** The providers a failed charge tried, in order (its id is in the error's details). */
 async function attemptedAt(account: TestAccount, error: Record<string, unknown>) {
@@ -194,7 +189,7 @@ describe('a USD charge on an AUD provider', () => {
     expect((await a.api.get(`/charge/${String(debit.body.chargeId)}`)).body).toMatchObject({ status: 'SUCCESS', currency: 'USD' });
   });
 
-  it('is refused for a PayTo agreement made in AUD, before anything is written or sent', async () => {
+  it('is refused for a PayTo agreement made in AUD, before anything is written or sent, for a subscription too', async () => {
     const agreement = await a.api.post('/payment_method/payto', {
       providerId: audFees(),
       payerName: 'Pat Payer',
@@ -214,9 +209,21 @@ describe('a USD charge on an AUD provider', () => {
     expect(await t.gateway.database.prisma.charge.count()).toBe(before);
     const inAud = await a.api.post('/charge/payment_method', { paymentMethodId: agreement.body.paymentMethodId, amount: 5 });
     expect(inAud.body).toMatchObject({ status: 'PENDING', currency: 'AUD' });
+
+    // A subscription on it too: refused in USD when made or changed, not at its first payment.
+    const paymentMethodId = agreement.body.paymentMethodId;
+    const later = new Date(clock.now().getTime() + 86_400_000).toISOString();
+    const inUsd = await a.api.post('/subscription/payment_method', { paymentMethodId, amount: 5, currency: 'USD', startDate: later });
+    expect(inUsd.body).toMatchObject({ code: 29, message: expect.stringContaining('The PayTo agreement is in AUD') });
+    const subscribed = await a.api.post('/subscription/payment_method', { paymentMethodId, amount: 5, startDate: later });
+    expect(subscribed.body).toMatchObject({ currency: 'AUD', status: 'Active' });
+    const id = String(subscribed.body.subscriptionId);
+    const changed = await a.api.put(`/subscription/${id}`, { amount: 5, currency: 'USD' });
+    expect(changed.body).toMatchObject({ code: 29, message: expect.stringContaining('The PayTo agreement is in AUD') });
+    expect((await a.api.delete(`/subscription/${id}`)).body).toMatchObject({ currency: 'AUD', status: 'Cancelled' });
   });
 
-  it('bills a subscription in its own currency', async () => {
+  it('bills a subscription in its own currency, and in a new one from the payment after the change', async () => {
     const method = await savedCard(audFees());
     const created = await a.api.post('/subscription/payment_method', {
       paymentMethodId: method.paymentMethodId,
@@ -228,14 +235,35 @@ describe('a USD charge on an AUD provider', () => {
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     expect(created.body).toMatchObject({ currency: 'USD', amount: 9.99 });
     const id = String(created.body.subscriptionId);
-    // A new payment method must take the subscription's currency; the currency itself never changes.
+    // A new payment method must take the subscription's currency.
     const other = await savedCard(usdLine());
     expect((await a.api.put(`/subscription/${id}`, { paymentMethodId: other.paymentMethodId, amount: 12 })).status).toBe(200);
-    expect((await a.api.put(`/subscription/${id}`, { currency: 'AUD' })).body).toMatchObject({ code: 29 });
     offsetMs += 2 * 3_600_000;
     await t.gateway.worker.runDue();
-    const { body } = await a.api.get<{ charges: Array<Record<string, unknown>> }>(`/charge?SubscriptionId=${id}`);
-    expect(body.charges).toMatchObject([{ status: 'SUCCESS', amount: 12, currency: 'USD', providerId: usdLine(), estimatedCost: 0.19 }]);
+    const charges = async () =>
+      (await a.api.get<{ charges: Array<Record<string, unknown>> }>(`/charge?SubscriptionId=${id}`)).body.charges.reverse();
+    expect(await charges()).toMatchObject([{ status: 'SUCCESS', amount: 12, currency: 'USD', providerId: usdLine(), estimatedCost: 0.19 }]);
+
+    // A new currency comes with an amount in it; the next payment is in it, priced by the AUD lines.
+    expect((await a.api.put(`/subscription/${id}`, { currency: 'AUD' })).body).toMatchObject({
+      code: 90,
+      details: { amount: expect.any(String) },
+    });
+    const changed = await a.api.put(`/subscription/${id}`, { Currency: 'aud', Amount: 15 });
+    expect(changed.body).toMatchObject({ currency: 'AUD', amount: 15, status: 'Active' });
+    offsetMs += 31 * 24 * 3_600_000;
+    await t.gateway.worker.runDue();
+    const [usd, aud] = await charges();
+    expect(aud).toMatchObject({
+      status: 'SUCCESS',
+      amount: 15,
+      currency: 'AUD',
+      providerId: usdLine(),
+      estimatedCost: 0.5,
+      estimatedCostCurrency: 'AUD',
+    });
+    expect(await atAcquirer(usd?.chargeId)).toEqual([{ amount: '1200', currency: 'USD' }]);
+    expect(await atAcquirer(aud?.chargeId)).toEqual([{ amount: '1500', currency: 'AUD' }]);
     expect((await a.api.delete(`/subscription/${id}`)).status).toBe(200);
   });
 

@@ -1,3 +1,5 @@
+import { CURRENCIES, findCurrency, formatAmount } from '@gateway/core';
+import { providerType } from '@gateway/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { client, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
 import { startRealProviders, type RealProvider, type RealProviders, type RealType } from './real-providers';
@@ -64,6 +66,10 @@ describe.each<RealType>(['stripe', 'adyen', 'checkout'])('a %s provider', (type)
     expect(status, JSON.stringify(body)).toBe(201);
     return body;
   }
+
+  /** A monthly subscription of 9 EUR on a saved card. */
+  const subscribe = (paymentMethodId: unknown, fields: Record<string, unknown> = {}) =>
+    a.api.post('/subscription/payment_method', { paymentMethodId, amount: 9, currency: 'EUR', interval: 'Month', ...fields });
 
   it('takes a sale in one payment, captured in full, in the provider’s units', async () => {
     const { status, body } = await charge({ amount: 12.34, reference: 'order-1' });
@@ -185,13 +191,7 @@ describe.each<RealType>(['stripe', 'adyen', 'checkout'])('a %s provider', (type)
 
   it('bills a subscription and a batch on saved cards, merchant-initiated', async () => {
     const method = await savedCard();
-    const subscribed = await a.api.post('/subscription/payment_method', {
-      paymentMethodId: method.paymentMethodId,
-      amount: 9,
-      currency: 'EUR',
-      interval: 'Month',
-      frequency: 1,
-    });
+    const subscribed = await subscribe(method.paymentMethodId);
     expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200);
     const other = await savedCard();
     const batch = [
@@ -215,6 +215,29 @@ describe.each<RealType>(['stripe', 'adyen', 'checkout'])('a %s provider', (type)
     for (const c of batchCharges.body.charges) {
       expect(real.payments(String(c.chargeId))).toEqual([expect.objectContaining({ recurring: true })]);
     }
+  });
+
+  it('changes a subscription to a currency the type takes, and refuses at the change one it does not take or an amount it cannot count', async () => {
+    const taken = providerType(type)?.currencies ?? [];
+    const untaken = [...CURRENCIES.keys()].find((code) => !taken.includes(code));
+    // A currency the type takes but in coarser steps than ISO 4217 (Stripe's KWD, Adyen's IDR), if it has one.
+    const coarse = taken.map((code) => findCurrency(code)).find((c) => c && providerType(type)?.providerAmount(c.code, 1n) === undefined);
+    const method = await savedCard();
+    const created = await subscribe(method.paymentMethodId, { startDate: new Date(Date.now() + 30 * 86_400_000).toISOString() });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const id = String(created.body.subscriptionId);
+    const refused = await a.api.put(`/subscription/${id}`, { amount: 9, currency: untaken });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body).toMatchObject({ code: 29, message: expect.stringContaining(type) });
+    if (coarse) {
+      const finer = await a.api.put(`/subscription/${id}`, { amount: formatAmount(1n, coarse), currency: coarse.code });
+      expect(finer.body).toMatchObject({ code: INVALID_AMOUNT, message: expect.stringContaining('cannot be charged') });
+    }
+    expect((await a.api.get(`/subscription/${id}`)).body).toMatchObject({ amount: 9, currency: 'EUR' });
+    const other = taken.find((code) => code !== 'EUR');
+    const changed = await a.api.put(`/subscription/${id}`, { amount: 7, currency: other });
+    expect(changed.body).toMatchObject({ amount: 7, currency: other, status: 'Active' });
+    expect((await a.api.delete(`/subscription/${id}`)).status).toBe(200);
   });
 
   it('saves a token the merchant brings from the provider, and charges it', async () => {
@@ -279,7 +302,7 @@ describe.each<RealType>(['stripe', 'adyen', 'checkout'])('a %s provider', (type)
   });
 });
 
-describe('least-cost routing and fail-over across dummy, stripe and adyen providers', () => {
+describe('least-cost routing and fail-over across provider types', () => {
   const fees = (transactionCost: string, transactionPercentage: string) => [{ transactionCost, transactionPercentage }];
   const SIMULATED = { type: 'dummy', name: 'Simulated', currency: 'EUR', latency: { minMs: 0, maxMs: 0 }, fees: fees('0.20', '2') };
   // The Adyen test card, which the fake Stripe and the simulated acquirer approve too.
@@ -332,6 +355,31 @@ describe('least-cost routing and fail-over across dummy, stripe and adyen provid
     expect(fakes.of('adyen').allPayments(chargeId)).toHaveLength(1);
     expect(fakes.of('adyen').payments(chargeId)).toEqual([]);
     expect(fakes.of('stripe').payments(chargeId)).toEqual([]);
+  });
+
+  it('routes to, and fails over from, each real type the fakes serve (a type joins by joining startRealProviders)', async () => {
+    const types = Object.keys(fakes.endpoints) as RealType[];
+    expect(types).toEqual(expect.arrayContaining(['stripe', 'adyen']));
+    for (const type of types) {
+      const real = fakes.of(type);
+      const currency = real.newProvider().currency ?? 'EUR';
+      const a = await createAccount(t, [real.newProvider({ timeoutMs: 1_500, fees: fees('0.05', '1') }), { ...SIMULATED, currency }]);
+      const [realId, dummyId] = a.providerIds;
+      const leastCost = (amount: number) => a.api.post('/charge/card/least_cost', { amount, currency, paymentInformation: real.card() });
+      const cheapest = await leastCost(100);
+      expect(cheapest.body, type).toMatchObject({ providerId: realId, status: 'SUCCESS', provider: { type }, estimatedCost: 1.05 });
+      expect(real.payments(String(cheapest.body.chargeId)), type).toHaveLength(1);
+
+      real.hangNext('payment');
+      const failedOver = await leastCost(30);
+      expect(failedOver.body, type).toMatchObject({
+        providerId: dummyId,
+        status: 'SUCCESS',
+        failedAttempts: [{ providerId: realId, isRetryable: true }],
+      });
+      // The payment it never answered was reversed before the charge moved on.
+      expect(real.payments(String(failedOver.body.chargeId)), type).toEqual([]);
+    }
   });
 
   it('does not move on after a decline', async () => {

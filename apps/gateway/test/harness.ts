@@ -295,6 +295,13 @@ export function card(cardNumber = VISA, extra: Record<string, unknown> = {}) {
   return { cardNumber, expiryDate: '12/30', ccv: '123', cardholder: 'Test Payer', ...extra };
 }
 
+/** What the simulated acquirer recorded for an attempt of a charge: the amount it was asked for (its minor units), and in what currency. */
+export async function moneyAtAcquirer(t: TestGateway, chargeId: unknown, attempt = 1) {
+  const response = await fetch(`${t.gateway.simulatorUrl}/v1/authorisations?idempotencyKey=${String(chargeId)}:${attempt}`);
+  const { authorisations } = (await response.json()) as { authorisations: Array<{ amount: unknown; currency: string }> };
+  return authorisations.map(({ amount, currency }) => ({ amount: String(amount), currency }));
+}
+
 /**
  * The simulated acquirer's own API, as a merchant's payment page (single-use tokens) or the
  * provider's dashboard (stored cards) would use it: for payment methods the merchant brings.

@@ -1,4 +1,5 @@
 import { appRouter } from '@gateway/api';
+import { PROVIDER_TYPES } from '@gateway/providers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from './harness';
 
@@ -38,5 +39,16 @@ describe('GET /openapi.json', () => {
       }
     }
     expect(Object.keys(doc.paths['/charge/card']?.post?.responses ?? {})).toContain('201');
+  });
+
+  it('describes POST /provider with every registered provider type and its parameters', async () => {
+    const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as {
+      paths: Record<string, { post?: { requestBody: { content: Record<string, { schema: unknown }> } } }>;
+    };
+    const body = JSON.stringify(doc.paths['/provider']?.post?.requestBody.content['application/json']?.schema);
+    for (const type of PROVIDER_TYPES.values()) {
+      expect(body).toContain(`${type.type} (${type.displayName})`);
+      for (const parameter of type.parameters) expect(body, type.type).toContain(parameter.name);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { dueDate, type BillingInterval } from '@gateway/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+import { card, createAccount, moneyAtAcquirer, startTestGateway, type TestAccount, type TestGateway } from './harness';
 import { STEADY, subscriptionsOf } from './subscription-support';
 import { expectSigned, startReceiver, type Receiver } from './webhook-receiver';
 
@@ -393,6 +393,120 @@ describe('PUT /subscription/{id}', () => {
     await cancel(id);
   });
 
+  // The public SDKs' update tests (payfurl/javasdk SubscriptionApiTest.testUpdateSubscription,
+  // payfurl/phpsdk SubscriptionTest.testUpdateSubscription), as their clients put them on the wire.
+  it('changes the currency with the amount, as the Java and PHP clients send it: the next payment is in it', async () => {
+    const method = await api.savedCard();
+    const java = await a.api.post('/subscription/payment_method', {
+      paymentMethodId: method.paymentMethodId,
+      amount: '100',
+      currency: 'USD',
+      interval: 'Month',
+      frequency: 1,
+      startDate: null,
+      endAfter: { count: 2, amount: null, date: null },
+      retry: { maximum: 3, frequency: 1, interval: 'Day' },
+      webhook: { url: 'https://example.com/webhoo', authorization: 'secret' },
+      metadata: null,
+    });
+    expect(java.body).toMatchObject({ currency: 'USD', amount: 100, status: 'Active' });
+    const javaId = String(java.body.subscriptionId);
+    await runDue();
+    const changed = await a.api.put(`/subscription/${javaId}`, {
+      amount: '200',
+      currency: 'AUD',
+      interval: 'Month',
+      frequency: 0,
+      endAfter: null,
+      retry: null,
+      webhook: null,
+    });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    expect(changed.body).toMatchObject({
+      subscriptionId: javaId,
+      amount: 200,
+      currency: 'AUD',
+      interval: 'Month',
+      frequency: 1,
+      endAfter: null,
+      retry: null,
+      webhook: null,
+      status: 'Active',
+    });
+
+    const php = await a.api.post('/subscription/payment_method', {
+      EndAfter: { Count: 2 },
+      Retry: { Maximum: 3, Frequency: 1, Interval: 'Day' },
+      Webhook: { Url: 'https://example.com/webhoo', Authorization: 'secret' },
+      PaymentMethodId: method.paymentMethodId,
+      Amount: 100,
+      Currency: 'USD',
+      Interval: 'Month',
+      Frequency: 1,
+    });
+    const phpId = String(php.body.subscriptionId);
+    await runDue();
+    const phpChanged = await a.api.put(`/subscription/${phpId}`, {
+      EndAfter: { Count: 3 },
+      Retry: { Maximum: 4, Frequency: 5, Interval: 'Hour' },
+      Webhook: { Url: 'https://example.com/webhoo2', Authorization: 'secret2' },
+      Amount: 200,
+      Currency: 'AUD',
+      Interval: 'Day',
+      Frequency: 2,
+    });
+    expect(phpChanged.body).toMatchObject({
+      subscriptionId: phpId,
+      amount: 200,
+      currency: 'AUD',
+      interval: 'Day',
+      frequency: 2,
+      endAfter: { count: 3 },
+      retry: { maximum: 4, frequency: 5, interval: 'Hour' },
+      // The PHP test expects "secret2" back: a webhook's authorization is answered masked (docs/decisions.md#subscriptions).
+      webhook: { url: 'https://example.com/webhoo2', authorization: '********' },
+    });
+
+    // Each one's next payment (a month on for both: the payment already scheduled keeps its date) is in AUD, at the acquirer too.
+    await advanceTo(dueDate(scheduleOf(java.body), 1));
+    for (const id of [javaId, phpId]) {
+      const charges = await api.chargesOf(id);
+      expect(
+        charges.slice(0, 2).map((c) => [c.status, c.amount, c.currency]),
+        id,
+      ).toEqual([
+        ['SUCCESS', 100, 'USD'],
+        ['SUCCESS', 200, 'AUD'],
+      ]);
+      expect(await moneyAtAcquirer(t, charges[1]?.chargeId)).toEqual([{ amount: '20000', currency: 'AUD' }]);
+    }
+    await cancel(javaId, phpId);
+  });
+
+  it('changes the currency only with an amount in it, counting endAfter.amount afresh in it', async () => {
+    const { id } = await api.subscribe({ amount: 30, currency: 'USD', interval: 'Month', endAfter: { amount: 100 } });
+    await runDue();
+    expect(await a.api.put(`/subscription/${id}`, { currency: 'AUD', endAfter: { amount: 100 } })).toMatchObject({
+      status: 400,
+      body: { code: 90, details: { amount: 'Required when the currency changes' } },
+    });
+    expect((await a.api.get(`/subscription/${id}`)).body).toMatchObject({ currency: 'USD', amount: 30 });
+    // Paid so far: 30 USD, which are no AUD: four payments of 30 AUD, the last reduced to 10, make the 100 AUD.
+    const changed = await a.api.put(`/subscription/${id}`, { currency: 'AUD', amount: 30, endAfter: { amount: 100 } });
+    expect(changed.body).toMatchObject({ currency: 'AUD', amount: 30, endAfter: { amount: 100 }, status: 'Active' });
+    const monthly = scheduleOf(changed.body);
+    for (let n = 1; n <= 5; n += 1) await advanceTo(dueDate(monthly, n));
+    const charges = await api.chargesOf(id);
+    expect(charges.map((c) => [c.amount, c.currency])).toEqual([
+      [30, 'USD'],
+      [30, 'AUD'],
+      [30, 'AUD'],
+      [30, 'AUD'],
+      [10, 'AUD'],
+    ]);
+    expect(await api.statusOf(id)).toBe('Complete');
+  });
+
   it('keeps the payment already due, and bills on the new schedule after it, counted from the start date', async () => {
     const { id, body } = await api.subscribe({ interval: 'Month' });
     await runDue();
@@ -503,7 +617,9 @@ describe('other accounts and bad input', () => {
       [create({ metadata: { plan: 1 } }), 90],
       [a.api.post('/subscription/payment_method', { amount: 10 }), 90],
       [a.api.post('/subscription/payment_method', [paymentMethodId]), 90],
-      [a.api.put(`/subscription/${id}`, { currency: 'USD' }), 29],
+      [a.api.put(`/subscription/${id}`, { currency: 'USD' }), 90],
+      [a.api.put(`/subscription/${id}`, { currency: 'XXX', amount: 5 }), 29],
+      [a.api.put(`/subscription/${id}`, { currency: 'JPY', amount: 10.5 }), 2],
       [a.api.put(`/subscription/${id}`, { amount: -1 }), 74],
       [a.api.put(`/subscription/${id}`, { interval: 'Hour' }), 90],
       [api.setStatus(id, 7), 90],

@@ -1,3 +1,4 @@
+import { PROVIDER_TYPES, type ParameterSpec } from '@gateway/providers';
 import { z } from 'zod';
 import { notFreeText } from '../binding';
 import { booleanInput, countryInput, currencyInput } from './common';
@@ -8,6 +9,15 @@ const parameters = (value: z.ZodString) =>
 const parametersInput = parameters(z.string().max(1000));
 /** Credentials: their values are stored sealed (a merchant id may look like a card number); their names are not. */
 const credentialsInput = parameters(z.string().max(1000).register(notFreeText));
+
+/** When a parameter must be given, as the OpenAPI descriptions say it. */
+const requirement = (p: ParameterSpec) => (p.required === true ? '' : p.required === false ? ' (optional)' : ` (${p.required})`);
+const registered = [...PROVIDER_TYPES.values()];
+/** The registered types (packages/providers/src/registry.ts), so that a new one is described by registering it. */
+const typeNames = registered.map((t) => `${t.type} (${t.displayName})`).join(', ');
+const parametersOfTypes = registered
+  .map((t) => `${t.type}: ${t.parameters.map((p) => `${p.name}${requirement(p)}`).join(', ') || 'none'}.`)
+  .join(' ');
 
 /** A decimal as a JSON number or as text; fee amounts are checked against the line's currency. */
 const decimalInput = z.union([z.number(), z.string()]);
@@ -30,8 +40,7 @@ const feeInput = z.object({
 const providerFields = {
   name: z.string().min(1).max(100),
   authenticationParameters: credentialsInput.optional().meta({
-    description:
-      "Connector credentials and settings, names in any case, stored encrypted and answered masked (GET /info/provider_types lists each type's). dummy: MinMilliseconds, MaxMilliseconds (simulated latency, default 20–150), TimeoutMilliseconds (default 10000), SettlementDelayMilliseconds (debits, default 2000). stripe: SecretKey (sk_test_… with SANDBOX, sk_live_… with PRODUCTION), WebhookSecret (optional). adyen: ApiKey, MerchantAccount, HmacKey, LiveUrlPrefix (PRODUCTION)",
+    description: `Connector credentials and settings, names in any case, stored encrypted and answered masked (GET /info/provider_types describes each type's). ${parametersOfTypes}`,
   }),
   additionalParameters: parametersInput.optional(),
   providerCountry: countryInput.optional().meta({ description: 'Country of the acquirer: cards issued elsewhere are international' }),
@@ -52,7 +61,7 @@ export const newProviderInput = z.object({
     .string()
     .min(1)
     .max(50)
-    .meta({ description: 'Connector type: dummy (the simulated acquirer), stripe or adyen (GET /info/provider_types)', example: 'stripe' }),
+    .meta({ description: `Connector type: ${typeNames} (GET /info/provider_types)`, example: 'stripe' }),
   environment: z
     .enum(['SANDBOX', 'PRODUCTION'])
     .optional()

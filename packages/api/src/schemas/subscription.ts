@@ -44,8 +44,14 @@ export const subscriptionChangesInput = z.object({
     .min(1)
     .max(64)
     .optional()
-    .meta({ description: 'Our extension (no client SDK sends it): charge this payment method, in the same currency, from now on' }),
+    .meta({
+      description: "Our extension (no client SDK sends it): charge this payment method, in the subscription's currency, from now on",
+    }),
   ...subscriptionFields,
+  currency: currencyInput.optional().meta({
+    description:
+      "Absent: unchanged. Another currency needs an amount in it (90 without); the payment method's provider must take both (29, 2): from the next payment on, every payment is in it",
+  }),
 });
 export type SubscriptionChanges = Omit<z.infer<typeof subscriptionChangesInput>, 'subscriptionId'>;
 

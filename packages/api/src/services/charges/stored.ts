@@ -1,5 +1,5 @@
 import { ApiError, lookupIin, newId, notFound, parseExpiry, type Currency } from '@gateway/core';
-import type { Account, Charge, PaymentMethod, PaymentToken, Prisma } from '@gateway/db';
+import type { Account, Charge, PaymentMethod, PaymentToken, Prisma, Provider } from '@gateway/db';
 import type { BrowserInfo, PaymentSource } from '@gateway/providers';
 import type {
   BankAccountChargeInput,
@@ -26,6 +26,21 @@ import { refuseOverWalletCap } from './wallet-cap';
 import { insertCharge, insertCharges, isTaken } from './statements';
 import { atOnce } from '../at-once';
 import { tokenRefused } from '../tokens/consume';
+
+/**
+ * 29 when the payment method is a PayTo agreement made in another currency (the provider's at the
+ * time, when it did not say): the payer agreed to amounts in it only.
+ */
+export function agreementRefusal(
+  method: Pick<PaymentMethod, 'type' | 'payTo'>,
+  provider: Pick<Provider, 'currency'>,
+  currency: Currency,
+): ApiError | undefined {
+  if (method.type !== 'PAYTO') return undefined;
+  const agreed = (method.payTo as Partial<StoredPayTo> | null)?.currency ?? provider.currency;
+  if (currency.code === agreed) return undefined;
+  return new ApiError('CurrencyNotSupported', { message: `The PayTo agreement is in ${agreed}: it cannot be charged in ${currency.code}` });
+}
 
 /** What charging a payment token needs from the token service (services/tokens). */
 export interface TokenConsumer {
@@ -154,12 +169,8 @@ export function createStoredCharging(
     if (method.type === 'BANK_ACCOUNT' || method.type === 'PAYTO') {
       const payTo = method.payTo as Partial<StoredPayTo> | null;
       const agreementId = payTo?.payToId ?? '';
-      const agreed = payTo?.currency ?? provider.currency;
-      if (method.type === 'PAYTO' && currency.code !== agreed) {
-        throw new ApiError('CurrencyNotSupported', {
-          message: `The PayTo agreement is in ${agreed}: it cannot be charged in ${currency.code}`,
-        });
-      }
+      const refused = agreementRefusal(method, provider, currency);
+      if (refused) throw refused;
       // The agreement's limit is in whole units of the currency; the payer agreed to no more.
       if (payTo?.maximumAmount !== undefined && amount > BigInt(payTo.maximumAmount) * 10n ** BigInt(currency.exponent)) {
         throw new ApiError('AmountExceedsMaxAmountForPayToAgreement', {

@@ -23,6 +23,12 @@ export const BILLING_QUEUE = 'subscription.bill';
 /** A job throws only while its charge is in flight or the database fails: keep trying for days (backoff capped at 6 h). */
 const BILLING_ATTEMPTS = 25;
 
+/** An amount in ISO minor units of a currency, as a subscription or a charge holds it. */
+interface Money {
+  amount: bigint;
+  currency: string;
+}
+
 /** A billing job's payload: one try at the payment due at `dueAt`, after `tries` failed tries of it. */
 interface BillingJob {
   subscriptionId: string;
@@ -87,10 +93,15 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
     });
   }
 
-  /** The new state after a try: paid (the amount) or failed (undefined). */
-  function settle(s: Subscription, job: BillingJob, paid: bigint | undefined): { data: Prisma.SubscriptionUpdateInput; runAt?: Date } {
+  /**
+   * The new state after a try: paid (the charge) or failed (undefined). A payment counts toward
+   * endAfter.amount only in the subscription's currency (a change of currency while it was made
+   * leaves it out of the new currency's total).
+   */
+  function settle(s: Subscription, job: BillingJob, paid: Money | undefined): { data: Prisma.SubscriptionUpdateInput; runAt?: Date } {
     if (paid !== undefined) {
-      const progress = { paymentCount: s.paymentCount + 1, paidAmount: s.paidAmount + paid };
+      const counted = paid.currency === s.currency ? paid.amount : 0n;
+      const progress = { paymentCount: s.paymentCount + 1, paidAmount: s.paidAmount + counted };
       // Changed while the payment was made (suspended, cancelled…): it counts; the schedule is the change's.
       if (!awaits(s, job)) return { data: progress };
       // Every due date is billed once: after a late payment (the gateway was down, or retries took
@@ -109,10 +120,10 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
   }
 
   /** A payment of the subscription; its transaction events also go to the subscription's webhook. */
-  const paymentOf = (s: Subscription, amount: bigint) => ({
+  const paymentOf = (s: Subscription, { amount, currency }: Money) => ({
     paymentMethodId: s.paymentMethodId,
-    amount: formatAmount(amount, requireCurrency(s.currency)),
-    currency: s.currency,
+    amount: formatAmount(amount, requireCurrency(currency)),
+    currency,
     recurring: true,
     webhook: openWebhook(config.keyring, 'Subscription', s.id, s.webhook) ?? undefined,
   });
@@ -142,16 +153,17 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
     let charge = await db.charge.findUnique({ where: { id: chargeId } });
     if (!charge) {
       if (!awaits(s, job)) return;
-      const payment = paymentOf(s, nextPaymentAmount(s.amount, endAfterOf(s), s));
+      const payment = paymentOf(s, { amount: nextPaymentAmount(s.amount, endAfterOf(s), s), currency: s.currency });
       charge = await charging(chargeId, () => charges.createPaymentMethodCharge(s.account, payment, { chargeId, subscriptionId: s.id }));
     } else if (charge.status === 'PROCESSING' && charge.paymentType === 'CARD') {
-      // That run died during the provider call: the same keys again, so the payer pays at most once.
-      const payment = paymentOf(s, charge.amount);
+      // That run died during the provider call: the same keys again (and the same money, whatever
+      // changed since), so the payer pays at most once.
+      const payment = paymentOf(s, charge);
       charge = await charging(chargeId, () => charges.resumePaymentMethodCharge(s.account, payment, chargeId));
     }
     // Still PROCESSING: a debit waiting for its settling job, or a resumption the provider did not answer.
     if (charge?.status === 'PROCESSING') throw new Error(`charge ${chargeId} is still being made`);
-    const paid = charge && charge.status !== 'FAILED' ? charge.amount : undefined;
+    const paid = charge && charge.status !== 'FAILED' ? charge : undefined;
 
     await db.$transaction(async (tx) => {
       const current = await lockSubscription(tx, s.accountId, s.id);

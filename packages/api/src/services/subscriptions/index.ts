@@ -9,12 +9,13 @@ import {
   type Currency,
   type SubscriptionStatus,
 } from '@gateway/core';
-import { Prisma, type Account, type Subscription } from '@gateway/db';
+import { Prisma, type Account, type PaymentMethod, type Provider, type Subscription } from '@gateway/db';
 import type { NewSubscription, SubscriptionChanges, SubscriptionView } from '../../schemas/subscription';
 import { amountRange, dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { bindKey, type HeldKey } from '../idempotency';
 import { requireAmount, requireCurrency } from '../money';
+import { agreementRefusal } from '../charges/stored';
 import type { PaymentMethodService } from '../payment-methods';
 import { chargeMoney, chargeRefusal, typeOfProvider } from '../providers/currencies';
 import { requireProvider } from '../providers/selection';
@@ -32,6 +33,12 @@ export interface SubscriptionSearch {
   sortBy?: 'None' | 'Date' | 'Status' | 'Currency';
   limit?: number;
   skip?: number;
+}
+
+/** A payment method that pays a subscription, with its provider. */
+interface Payee {
+  method: Pick<PaymentMethod, 'type' | 'payTo'>;
+  provider: Provider;
 }
 
 const subscriptionNotFound = () => notFound('InvalidSubscriptionId', 'Subscription');
@@ -74,13 +81,17 @@ export function createSubscriptionService(
     return { method, provider: await requireProvider(db, account.id, method.providerId) };
   }
 
-  /** The provider of the subscription's payment method now, when it still has one. */
-  async function currentProvider(account: Account, subscriptionId: string) {
+  /** The subscription's payment method now, with its provider, when it still has one. */
+  async function currentPayee(account: Account, subscriptionId: string) {
     const s = await db.subscription.findFirst({ where: { id: subscriptionId, accountId: account.id }, select: { paymentMethodId: true } });
     const method =
-      s && (await db.paymentMethod.findFirst({ where: { id: s.paymentMethodId, accountId: account.id }, select: { provider: true } }));
-    return method?.provider ?? undefined;
+      s && (await db.paymentMethod.findFirst({ where: { id: s.paymentMethodId, accountId: account.id }, include: { provider: true } }));
+    return method?.provider ? { method, provider: method.provider } : undefined;
   }
+
+  /** Why this payment method cannot pay `amount` of `currency` (its provider's type, or its PayTo agreement), if it cannot. */
+  const paymentRefusal = ({ method, provider }: Payee, currency: Currency, amount: bigint) =>
+    chargeRefusal(typeOfProvider(provider), currency, amount) ?? agreementRefusal(method, provider, currency);
 
   async function change(account: Account, id: string, decide: (s: Subscription) => Prisma.SubscriptionUpdateInput) {
     const updated = await db.$transaction(async (tx) => {
@@ -99,6 +110,8 @@ export function createSubscriptionService(
     async create(account: Account, input: NewSubscription, heldKey?: HeldKey): Promise<SubscriptionView> {
       const { method, provider } = await chargeableMethod(account, input.paymentMethodId);
       const { currency, amount } = chargeMoney(provider, input);
+      const refused = agreementRefusal(method, provider, currency);
+      if (refused) throw refused;
       const now = clock.now();
       const startDate = input.startDate ?? now;
       // A start in the past is billed once now; the schedule then goes on from startDate.
@@ -143,29 +156,40 @@ export function createSubscriptionService(
     },
 
     /**
-     * Replaces the terms (endAfter, retry, webhook: absent = none); amount, interval, frequency,
-     * metadata and the payment method (our extension) stay when absent (amount and frequency also
-     * when 0). The payment already scheduled keeps its date; the ones after it follow the new
-     * schedule, still counted from startDate.
+     * Replaces the terms (endAfter, retry, webhook: absent = none); amount, currency (with an
+     * amount), interval, frequency, metadata and the payment method (our extension) stay when absent
+     * (amount and frequency also when 0). The provider that will take the payments must take their
+     * currency and amount now, not at the next billing. The payment already scheduled keeps its
+     * date (and is made in the new currency); the ones after it follow the new schedule, still
+     * counted from startDate.
      */
     async update(account: Account, id: string, changes: SubscriptionChanges): Promise<SubscriptionView> {
       const replacement = changes.paymentMethodId === undefined ? undefined : await chargeableMethod(account, changes.paymentMethodId);
-      // The provider that will take the payments must take their currency and amount.
-      const payee = replacement?.provider ?? (changes.amount === undefined ? undefined : await currentProvider(account, id));
+      const moneyChanges = changes.amount !== undefined || changes.currency !== undefined;
+      const payee = replacement ?? (moneyChanges ? await currentPayee(account, id) : undefined);
       return change(account, id, (s) => {
         if (s.status === 'Cancelled' || s.status === 'Complete') {
           throw new ApiError('ValidationError', { message: `A ${s.status} subscription cannot be changed` });
         }
-        const currency = requireCurrency(s.currency);
-        if (changes.currency && changes.currency !== s.currency) {
-          throw new ApiError('CurrencyNotSupported', { message: `The subscription is in ${s.currency}; its currency cannot change` });
+        const currency = requireCurrency(changes.currency ?? s.currency);
+        const newCurrency = currency.code !== s.currency;
+        const newAmount = optionalAmount(changes.amount, currency, 'amount');
+        if (newCurrency && newAmount === undefined) {
+          throw new ApiError('ValidationError', {
+            message: `An amount in ${currency.code} is required to change the currency`,
+            details: { amount: 'Required when the currency changes' },
+          });
         }
-        const amount = optionalAmount(changes.amount, currency, 'amount') ?? s.amount;
-        const refused = payee && chargeRefusal(typeOfProvider(payee), currency, amount);
+        const amount = newAmount ?? s.amount;
+        const refused = payee && paymentRefusal(payee, currency, amount);
         if (refused) throw refused;
         const fields = terms(changes, currency);
+        // endAfter.amount counts the payments made in the subscription's currency: a new one starts from nothing.
+        const progress = newCurrency ? { paidAmount: 0n } : {};
         const data = {
           amount,
+          currency: currency.code,
+          ...progress,
           ...(replacement && { paymentMethodId: replacement.method.id }),
           interval: changes.interval ?? s.interval,
           frequency: changes.frequency || s.frequency,
@@ -174,7 +198,7 @@ export function createSubscriptionService(
           ...(changes.metadata && { metadata: changes.metadata }),
         };
         const end = { count: fields.endAfterCount, amount: fields.endAfterAmount, date: fields.endAfterDate };
-        return billingEnded(end, s, s.nextBillingAt) ? { ...data, ...stopped('Complete') } : data;
+        return billingEnded(end, { ...s, ...progress }, s.nextBillingAt) ? { ...data, ...stopped('Complete') } : data;
       });
     },
 

@@ -30,7 +30,8 @@ export function ProviderForm({ provider, onSaved }: { provider?: Provider; onSav
   const router = useRouter();
   const queryClient = useQueryClient();
   const types = useProviderTypes();
-  const [type, setType] = useState(provider?.type ?? 'stripe');
+  // No type is preselected: each registered type is offered alike, and the credentials follow the choice.
+  const [type, setType] = useState(provider?.type ?? '');
   const [environment, setEnvironment] = useState<Environment>(provider?.environment ?? 'SANDBOX');
   const [fields, setFields] = useState({
     name: provider?.name ?? '',
@@ -90,7 +91,10 @@ export function ProviderForm({ provider, onSaved }: { provider?: Provider; onSav
         <div className="form-grid">
           <Field label="Type" error={errors.type}>
             {(props) => (
-              <select {...props} name="type" value={type} onChange={(event) => setType(event.target.value)}>
+              <select {...props} name="type" value={type} onChange={(event) => setType(event.target.value)} required>
+                <option value="" disabled>
+                  Choose a type
+                </option>
                 {types.map((t) => (
                   <option key={t.type} value={t.type}>
                     {t.displayName}
