@@ -71,62 +71,65 @@ async function killable(type: RealType) {
 }
 
 // Two processes must share the database: the embedded one cannot be shared.
-describe.skipIf(!inject('databaseServerUrl')).each<RealType>(['stripe', 'adyen', 'checkout'])('a gateway killed mid-charge at %s', (type) => {
-  it('leaves a payment the next gateway reverses: none is left at the provider', async () => {
-    const { real, db, providerId, api, killAtProvider, takeOver } = await killable(type);
-    const hanging = real.hangNext('payment');
-    const charging = api
-      .post('/charge/card', { amount: 12.5, currency: 'EUR', providerId, reference: 'killed', paymentInformation: real.card() })
-      .catch(() => undefined);
-    await killAtProvider(hanging);
-    await charging;
+describe.skipIf(!inject('databaseServerUrl')).each<RealType>(['stripe', 'adyen', 'checkout'])(
+  'a gateway killed mid-charge at %s',
+  (type) => {
+    it('leaves a payment the next gateway reverses: none is left at the provider', async () => {
+      const { real, db, providerId, api, killAtProvider, takeOver } = await killable(type);
+      const hanging = real.hangNext('payment');
+      const charging = api
+        .post('/charge/card', { amount: 12.5, currency: 'EUR', providerId, reference: 'killed', paymentInformation: real.card() })
+        .catch(() => undefined);
+      await killAtProvider(hanging);
+      await charging;
 
-    const [charge] = await db.prisma.charge.findMany({ where: { reference: 'killed' } });
-    expect(charge).toMatchObject({ status: 'PROCESSING', attemptCount: 1 });
-    const chargeId = charge!.id;
-    expect(real.payments(chargeId)).toEqual([expect.objectContaining({ authorised: 1250 })]);
+      const [charge] = await db.prisma.charge.findMany({ where: { reference: 'killed' } });
+      expect(charge).toMatchObject({ status: 'PROCESSING', attemptCount: 1 });
+      const chargeId = charge!.id;
+      expect(real.payments(chargeId)).toEqual([expect.objectContaining({ authorised: 1250 })]);
 
-    const next = await takeOver();
-    expect(await next.gateway.services.charges.sweepAbandoned()).toBe(1);
-    expect(await db.prisma.charge.findUniqueOrThrow({ where: { id: chargeId } })).toMatchObject({ status: 'FAILED', failureCode: 80 });
-    expect(real.payments(chargeId)).toEqual([]);
-    expect(real.allPayments(chargeId)).toHaveLength(1);
-    expect(real.violations()).toEqual([]);
-  }, 240_000);
+      const next = await takeOver();
+      expect(await next.gateway.services.charges.sweepAbandoned()).toBe(1);
+      expect(await db.prisma.charge.findUniqueOrThrow({ where: { id: chargeId } })).toMatchObject({ status: 'FAILED', failureCode: 80 });
+      expect(real.payments(chargeId)).toEqual([]);
+      expect(real.allPayments(chargeId)).toHaveLength(1);
+      expect(real.violations()).toEqual([]);
+    }, 240_000);
 
-  it('in a subscription payment: the next gateway sends the same keys and the payment is made once', async () => {
-    const { real, db, providerId, api, killAtProvider, takeOver } = await killable(type);
-    const method = await api.post('/payment_method/card', { providerId, paymentInformation: real.card() });
-    expect(method.status, JSON.stringify(method.body)).toBe(201);
-    const hanging = real.hangNext('payment');
-    // Due at once: the gateway's worker bills it, and waits for the provider.
-    const subscribed = await api.post('/subscription/payment_method', {
-      paymentMethodId: method.body.paymentMethodId,
-      amount: 8,
-      currency: 'EUR',
-      interval: 'Month',
-      frequency: 1,
-    });
-    expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200);
-    const subscriptionId = String(subscribed.body.subscriptionId);
-    await killAtProvider(hanging);
-    const [charge] = await db.prisma.charge.findMany({ where: { subscriptionId } });
-    expect(charge).toMatchObject({ status: 'PROCESSING' });
-    const chargeId = charge!.id;
+    it('in a subscription payment: the next gateway sends the same keys and the payment is made once', async () => {
+      const { real, db, providerId, api, killAtProvider, takeOver } = await killable(type);
+      const method = await api.post('/payment_method/card', { providerId, paymentInformation: real.card() });
+      expect(method.status, JSON.stringify(method.body)).toBe(201);
+      const hanging = real.hangNext('payment');
+      // Due at once: the gateway's worker bills it, and waits for the provider.
+      const subscribed = await api.post('/subscription/payment_method', {
+        paymentMethodId: method.body.paymentMethodId,
+        amount: 8,
+        currency: 'EUR',
+        interval: 'Month',
+        frequency: 1,
+      });
+      expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(200);
+      const subscriptionId = String(subscribed.body.subscriptionId);
+      await killAtProvider(hanging);
+      const [charge] = await db.prisma.charge.findMany({ where: { subscriptionId } });
+      expect(charge).toMatchObject({ status: 'PROCESSING' });
+      const chargeId = charge!.id;
 
-    const next = await takeOver();
-    await expect
-      .poll(
-        async () => {
-          await next.gateway.worker.runDue();
-          return (await db.prisma.charge.findUniqueOrThrow({ where: { id: chargeId } })).status;
-        },
-        { timeout: 60_000, interval: 200 },
-      )
-      .toBe('SUCCESS');
-    expect(await db.prisma.charge.count({ where: { subscriptionId } })).toBe(1);
-    expect(await db.prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId } })).toMatchObject({ paymentCount: 1 });
-    expect(real.allPayments(chargeId)).toEqual([expect.objectContaining({ captured: 800, recurring: true })]);
-    expect(real.violations()).toEqual([]);
-  }, 240_000);
-});
+      const next = await takeOver();
+      await expect
+        .poll(
+          async () => {
+            await next.gateway.worker.runDue();
+            return (await db.prisma.charge.findUniqueOrThrow({ where: { id: chargeId } })).status;
+          },
+          { timeout: 60_000, interval: 200 },
+        )
+        .toBe('SUCCESS');
+      expect(await db.prisma.charge.count({ where: { subscriptionId } })).toBe(1);
+      expect(await db.prisma.subscription.findUniqueOrThrow({ where: { id: subscriptionId } })).toMatchObject({ paymentCount: 1 });
+      expect(real.allPayments(chargeId)).toEqual([expect.objectContaining({ captured: 800, recurring: true })]);
+      expect(real.violations()).toEqual([]);
+    }, 240_000);
+  },
+);

@@ -39,14 +39,9 @@ export type NewSubscription = z.infer<typeof newSubscriptionInput>;
 export const subscriptionChangesInput = z.object({
   subscriptionId: z.string().min(1),
   amount: amountInput.optional().meta({ description: 'Absent or 0: unchanged' }),
-  paymentMethodId: z
-    .string()
-    .min(1)
-    .max(64)
-    .optional()
-    .meta({
-      description: "Our extension (no client SDK sends it): charge this payment method, in the subscription's currency, from now on",
-    }),
+  paymentMethodId: z.string().min(1).max(64).optional().meta({
+    description: "Our extension (no client SDK sends it): charge this payment method, in the subscription's currency, from now on",
+  }),
   ...subscriptionFields,
   currency: currencyInput.optional().meta({
     description:
