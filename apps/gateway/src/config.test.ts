@@ -35,7 +35,7 @@ describe('GATEWAY_PROVIDER_ENDPOINTS', () => {
   it('stops the start with a message naming the entry', () => {
     const refused: Array<[string, RegExp]> = [
       ['stripe', /"stripe" is not type=url/],
-      ['paypal=http://127.0.0.1:1', /names no provider type \(one of stripe, adyen, checkout\)/],
+      ['paypal=http://127.0.0.1:1', /names no provider type \(one of stripe, adyen, checkout, nab_transact\)/],
       ['dummy=http://127.0.0.1:1', /names no provider type/],
       ['stripe=http://a:1,stripe=http://b:2', /names stripe a second time/],
       ['stripe=127.0.0.1:12111', /must be an http or https URL|has no valid URL/],

@@ -226,9 +226,12 @@ describe.each<RealType>(['stripe', 'adyen', 'checkout'])('a %s provider', (type)
     const created = await subscribe(method.paymentMethodId, { startDate: new Date(Date.now() + 30 * 86_400_000).toISOString() });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const id = String(created.body.subscriptionId);
-    const refused = await a.api.put(`/subscription/${id}`, { amount: 9, currency: untaken });
-    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
-    expect(refused.body).toMatchObject({ code: 29, message: expect.stringContaining(type) });
+    // A type that takes every ISO 4217 currency (Checkout.com) has none to refuse.
+    if (untaken) {
+      const refused = await a.api.put(`/subscription/${id}`, { amount: 9, currency: untaken });
+      expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+      expect(refused.body).toMatchObject({ code: 29, message: expect.stringContaining(type) });
+    }
     if (coarse) {
       const finer = await a.api.put(`/subscription/${id}`, { amount: formatAmount(1n, coarse), currency: coarse.code });
       expect(finer.body).toMatchObject({ code: INVALID_AMOUNT, message: expect.stringContaining('cannot be charged') });

@@ -148,7 +148,7 @@ describe('GET /info/provider_types', () => {
   it('lists each type with its parameters, currencies and operations', async () => {
     const { status, body } = await a.api.get<{ providerTypes: Array<Record<string, unknown>> }>('/info/provider_types');
     expect(status).toBe(200);
-    expect(body.providerTypes.map((p) => p.type)).toEqual(['dummy', 'stripe', 'adyen', 'checkout']);
+    expect(body.providerTypes.map((p) => p.type)).toEqual(['dummy', 'stripe', 'adyen', 'checkout', 'nab_transact']);
     const [dummy, stripeType, adyenType] = body.providerTypes;
     expect(stripeType).toMatchObject({
       displayName: 'Stripe',

@@ -140,7 +140,7 @@ describe('POST /provider', () => {
   });
 
   it.each([
-    ['an unsupported type', 100, { type: 'nab_transact' }],
+    ['an unsupported type', 100, { type: 'paypal' }],
     ['no name', 90, { name: null }],
     ['an unknown environment', 90, { environment: 'STAGING' }],
     ['an unknown country', 7, { providerCountry: 'XX' }],
