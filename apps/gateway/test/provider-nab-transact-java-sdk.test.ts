@@ -6,11 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
 
 /**
- * Issue 20, point 13. PENDING THE `nab_transact` TYPE (built on another branch): until it is in
- * packages/providers/src/registry.ts, both tests fail with 400, code 100 "Provider type
- * nab_transact is not supported".
- *
- * The public Java SDK's provider tests (payfurl/javasdk, ProviderApiTest: testCreateProvider and
+ * Issue 20, point 13. The public Java SDK's provider tests (payfurl/javasdk, ProviderApiTest: testCreateProvider and
  * testDeleteProvider), as its client puts them on the wire: camelCase keys, an explicit null for
  * every field not set, NAB's test merchant id and password. Creating a provider makes no call to
  * it (only the dashboard's "check credentials" does): NAB's endpoint here is a server that counts

@@ -16,9 +16,16 @@ describe('nab_transact parameters', () => {
       ok: false,
       problems: { MerchantId: expect.stringContaining('three letters') },
     });
-    expect(NAB_TRANSACT.checkParameters({ MerchantId: 'XYZ00101' }, 'PRODUCTION')).toMatchObject({
+    expect(NAB_TRANSACT.checkParameters({ MerchantId: 'XYZ00101' }, 'SANDBOX')).toMatchObject({
       ok: false,
-      problems: { MerchantId: expect.any(String), Password: 'Password is required' },
+      problems: { Password: 'Password is required' },
+    });
+  });
+
+  it('makes no live provider yet: a lost answer from NAB cannot be told from a payment never made', () => {
+    expect(NAB_TRANSACT.checkParameters({ MerchantId: 'XYZ0010', Password: 'abcd1234' }, 'PRODUCTION')).toMatchObject({
+      ok: false,
+      problems: { MerchantId: expect.stringContaining('SANDBOX providers only') },
     });
   });
 

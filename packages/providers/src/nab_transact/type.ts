@@ -25,6 +25,15 @@ function problemOf(name: string, value: string): string | undefined {
   return /^[\x20-\x7e]{1,40}$/.test(value) ? undefined : 'Password must be 1 to 40 printable characters';
 }
 
+/**
+ * NAB has no idempotency key: a payment, completion or refund whose answer is lost cannot be told
+ * apart from one never made, and the gateway cannot yet hold such a charge as "unknown at the
+ * provider" (it would fail it, and a retry could charge twice). Until it can, no live NAB provider
+ * is made (docs/providers/nab_transact.md, "Not for live payments yet").
+ */
+const NOT_LIVE_YET =
+  'NAB Transact takes SANDBOX providers only for now: a lost answer from NAB cannot be told from a payment never made yet (docs/providers/nab_transact.md)';
+
 /** NAB's hosts; the connector adds each API's path (connector.ts, nabPaths). */
 const endpoint = (environment: Environment) =>
   environment === 'PRODUCTION' ? 'https://transact.nab.com.au' : 'https://demo.transact.nab.com.au';
@@ -35,7 +44,9 @@ export const NAB_TRANSACT: ProviderType = {
   displayName: 'NAB Transact',
   parameters: PARAMETERS,
   checkParameters: (parameters, environment) =>
-    readParameters(PARAMETERS, Object.fromEntries(Object.entries(parameters).map(([n, v]) => [n, v.trim()])), environment, problemOf),
+    environment === 'PRODUCTION'
+      ? { ok: false, problems: { MerchantId: NOT_LIVE_YET } }
+      : readParameters(PARAMETERS, Object.fromEntries(Object.entries(parameters).map(([n, v]) => [n, v.trim()])), environment, problemOf),
   // AUD, and what the operator allows (GATEWAY_NAB_TRANSACT_CURRENCIES), read when asked.
   get currencies() {
     return nabCurrencies();
