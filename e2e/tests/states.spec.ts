@@ -62,6 +62,27 @@ test('a page waiting for its data says so', async ({ page }) => {
   await expect(page.getByRole('table', { name: 'Charges' })).toBeVisible();
 });
 
+test('a record opened from a list says so until its page arrives', async ({ page }) => {
+  const made = await charge({ amount: 3.25, reference: `opening-${run}` });
+  await page.goto('/charges');
+  const row = page.getByRole('table', { name: 'Charges' }).getByRole('row', { name: new RegExp(`opening-${run}`) });
+  await expect(row).toBeVisible();
+  // Hold the charge page's server answer (its record is read there before it is sent).
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(
+    (url) => url.pathname === `/charges/${String(made.chargeId)}`,
+    async (route) => {
+      await held;
+      await route.continue();
+    },
+  );
+  await row.getByRole('link').click();
+  await expect(row.getByRole('status')).toHaveText('Loading…');
+  release();
+  await expect(page.getByRole('heading', { level: 1 })).toContainText('A$3.25');
+});
+
 /** Neither the page nor a list's table scrolls sideways (a chart's table of numbers may, in its own region). */
 async function expectNoSidewaysScroll(page: Page, what: string) {
   const overflows = await page.evaluate(() => {

@@ -1,18 +1,18 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { addedFilters, SearchView, useSearch, type FilterField } from '../../../components/search';
 import { formatDate } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import type { Inputs } from '../../../lib/types';
 import { BatchStatusBadge, percentDone, type BatchStatus } from './batch-status';
+import { DetailLink } from '../../../components/detail-link';
 
 /** Every filter of GET /batch. */
 const FILTERS: FilterField[] = [{ name: 'description', label: 'Description', hint: 'The whole description, exactly' }, ...addedFilters()];
 
 const columns = [
-  { header: 'Added', cell: (b: BatchStatus) => <Link href={`/batches/${b.batchId}`}>{formatDate(b.dateAdded)}</Link> },
+  { header: 'Added', cell: (b: BatchStatus) => <DetailLink href={`/batches/${b.batchId}`}>{formatDate(b.dateAdded)}</DetailLink> },
   { header: 'Description', cell: (b: BatchStatus) => b.description || '—' },
   { header: 'Status', cell: (b: BatchStatus) => <BatchStatusBadge batch={b} /> },
   { header: 'Transactions', numeric: true, cell: (b: BatchStatus) => b.count },

@@ -2,13 +2,13 @@
 
 import { CHARGE_STATUSES } from '@gateway/core/charge/status';
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { addedFilters, SearchView, useSearch, type FilterField } from '../../../components/search';
 import { chargeStatusText, StatusBadge } from '../../../components/status-badge';
 import { failureSummary } from '../../../lib/charge-failure';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import type { Charge, Inputs } from '../../../lib/types';
+import { DetailLink } from '../../../components/detail-link';
 
 const SCHEMES = ['VISA', 'MASTERCARD', 'AMEX', 'DISCOVER', 'JCB', 'DINERS', 'UNIONPAY'];
 
@@ -68,7 +68,7 @@ function chargeFilters(providers: Array<{ providerId: string; name: string }>): 
 }
 
 const columns = [
-  { header: 'Added', cell: (c: Charge) => <Link href={`/charges/${c.chargeId}`}>{formatDate(c.dateAdded)}</Link> },
+  { header: 'Added', cell: (c: Charge) => <DetailLink href={`/charges/${c.chargeId}`}>{formatDate(c.dateAdded)}</DetailLink> },
   { header: 'Email', cell: (c: Charge) => <span className="wrap">{c.paymentInformation.email ?? '—'}</span> },
   { header: 'Reference', cell: (c: Charge) => <span className="wrap">{c.reference ?? '—'}</span> },
   { header: 'Amount', numeric: true, cell: (c: Charge) => formatMoney(c.amount, c.currency) },

@@ -1,11 +1,11 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { addedFilters, SearchView, useSearch, type FilterField } from '../../../components/search';
 import { formatDate } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import type { Inputs, Outputs } from '../../../lib/types';
+import { DetailLink } from '../../../components/detail-link';
 
 type Customer = Outputs['customer']['get'];
 
@@ -25,7 +25,7 @@ const columns = [
   {
     header: 'Name',
     cell: (c: Customer) => (
-      <Link href={`/customers/${c.customerId}`}>{[c.firstName, c.lastName].filter(Boolean).join(' ') || c.customerId}</Link>
+      <DetailLink href={`/customers/${c.customerId}`}>{[c.firstName, c.lastName].filter(Boolean).join(' ') || c.customerId}</DetailLink>
     ),
   },
   { header: 'Email', cell: (c: Customer) => c.email ?? '—' },

@@ -1,12 +1,12 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { CopyButton } from '../../../components/copy-button';
 import { addedFilters, SearchView, useSearch, type FilterField } from '../../../components/search';
 import { formatDate, formatMoney } from '../../../lib/format';
 import { useTRPC } from '../../../lib/trpc';
 import type { Inputs, Outputs } from '../../../lib/types';
+import { DetailLink } from '../../../components/detail-link';
 
 type PaymentLink = Outputs['paymentLink']['get'];
 
@@ -14,7 +14,7 @@ type PaymentLink = Outputs['paymentLink']['get'];
 const FILTERS: FilterField[] = [...addedFilters(), { name: 'sortBy', label: 'Sort by', type: 'select', options: ['Date', 'Title'] }];
 
 const columns = [
-  { header: 'Title', cell: (l: PaymentLink) => <Link href={`/payment-links/${l.paymentLinkId}`}>{l.title}</Link> },
+  { header: 'Title', cell: (l: PaymentLink) => <DetailLink href={`/payment-links/${l.paymentLinkId}`}>{l.title}</DetailLink> },
   { header: 'Amount', numeric: true, cell: (l: PaymentLink) => formatMoney(l.amount, l.currency) },
   {
     header: 'Payments',

@@ -1,11 +1,11 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import Link from 'next/link';
 import { SearchView, useSearch } from '../../../components/search';
 import { useTRPC } from '../../../lib/trpc';
 import type { Outputs } from '../../../lib/types';
 import { latencyText, useSimulatedLatency } from './latency';
+import { DetailLink } from '../../../components/detail-link';
 
 type Provider = Outputs['provider']['get'];
 
@@ -29,7 +29,7 @@ export function ProviderList() {
       caption="Providers"
       rowKey={(p) => p.providerId}
       columns={[
-        { header: 'Name', cell: (p: Provider) => <Link href={`/providers/${p.providerId}`}>{p.name}</Link> },
+        { header: 'Name', cell: (p: Provider) => <DetailLink href={`/providers/${p.providerId}`}>{p.name}</DetailLink> },
         { header: 'Type', cell: (p: Provider) => p.type },
         { header: 'Default currency', cell: (p: Provider) => p.currency },
         { header: 'Country', cell: (p: Provider) => p.providerCountry ?? '—' },

@@ -12,13 +12,14 @@ import { formatDate, formatMetadata, formatMoney } from '../../../../lib/format'
 import { useTRPC } from '../../../../lib/trpc';
 import type { Charge, Outputs } from '../../../../lib/types';
 import { PaymentLinkPreview } from '../payment-link-preview';
+import { DetailLink } from '../../../../components/detail-link';
 
 const PAYMENTS_SHOWN = 50;
 
 /** A link's charges: when, who, how much, with what card, and their status (or, declined, why). */
 function chargeColumns(outcome: Column<Charge>): Column<Charge>[] {
   return [
-    { header: 'Added', cell: (c) => <Link href={`/charges/${c.chargeId}`}>{formatDate(c.dateAdded)}</Link> },
+    { header: 'Added', cell: (c) => <DetailLink href={`/charges/${c.chargeId}`}>{formatDate(c.dateAdded)}</DetailLink> },
     { header: 'Email', cell: (c) => <span className="wrap">{c.paymentInformation.email ?? '—'}</span> },
     { header: 'Amount', numeric: true, cell: (c) => formatMoney(c.amount, c.currency) },
     outcome,

@@ -12,6 +12,7 @@ import { errorMessage, useTRPC } from '../../../../lib/trpc';
 import type { Outputs } from '../../../../lib/types';
 import { latencyText, useSimulatedLatency } from '../latency';
 import { ProviderForm, useProviderTypes } from '../provider-form';
+import { DetailLink } from '../../../../components/detail-link';
 
 /**
  * A provider: its settings, the currencies its type takes, its fee schedule (used for least-cost
@@ -121,7 +122,7 @@ function PendingNotifications({ providerId }: { providerId: string }) {
         rows={query.data?.modifications ?? []}
         rowKey={(m) => m.modificationId}
         columns={[
-          { header: 'Charge', cell: (m) => <Link href={`/charges/${m.chargeId}`}>{m.reference ?? m.chargeId}</Link> },
+          { header: 'Charge', cell: (m) => <DetailLink href={`/charges/${m.chargeId}`}>{m.reference ?? m.chargeId}</DetailLink> },
           { header: 'Operation', cell: (m) => m.kind },
           { header: 'Amount', numeric: true, cell: (m) => (m.kind === 'void' ? '—' : formatMoney(m.amount, m.currency)) },
           { header: 'State', cell: (m) => stateOf(m).map((line) => <div key={line}>{line}</div>) },
