@@ -1,4 +1,28 @@
-import type { AuthenticationResult, AuthenticationResultRequest, Authorisation, ProviderResult, ThreeDsOutcome } from './connector.js';
+import type {
+  AuthenticationResult,
+  AuthenticationResultRequest,
+  Authorisation,
+  Modification,
+  ProviderResult,
+  ThreeDsOutcome,
+} from './connector.js';
+
+/**
+ * The capture of a sale's authorisation, for a provider that captures apart (Adyen, Checkout.com):
+ * answered captured at once with the capture pending (its notification tells). Refused for good,
+ * the authorisation is released rather than left hanging; an unknown outcome is the gateway's to
+ * reverse.
+ */
+export async function captureForSale(
+  authorisation: Authorisation,
+  capture: () => Promise<ProviderResult<Modification>>,
+  release: () => Promise<unknown>,
+): Promise<ProviderResult<Authorisation>> {
+  const captured = await capture();
+  if (captured.ok) return { ok: true, value: { ...authorisation, captured: true, capture: captured.value } };
+  if (!captured.failure.retryable) await release();
+  return captured;
+}
 
 /**
  * A payment that waited for its payer, authorised: captured now when it is a sale, by the

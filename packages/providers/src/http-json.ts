@@ -1,6 +1,6 @@
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import { credentialVerdict, type CredentialCheck } from './connector.js';
+import { credentialVerdict, type CredentialCheck, type ProviderResult } from './connector.js';
 
 /**
  * One pool of kept-alive connections per process and scheme: a connector call should not pay for a
@@ -112,5 +112,23 @@ export async function requestJson(
     return { status, json: text === '' ? undefined : JSON.parse(text), headers: answered };
   } catch {
     throw new UnreadableAnswerError(status);
+  }
+}
+
+/**
+ * An answer as `reader` reads it; one without what the reader needs (it throws) is `unreadable`: the
+ * outcome of the call is then unknown.
+ */
+export async function readAnswer<A, T>(
+  pending: Promise<ProviderResult<A>>,
+  reader: (answer: A) => T,
+  unreadable: () => ProviderResult<never>,
+): Promise<ProviderResult<T>> {
+  const result = await pending;
+  if (!result.ok) return result;
+  try {
+    return { ok: true, value: reader(result.value) };
+  } catch {
+    return unreadable();
   }
 }

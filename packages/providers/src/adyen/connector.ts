@@ -10,9 +10,9 @@ import type {
   StoredCard,
   ThreeDsOutcome,
 } from '../connector.js';
-import { authorisedAfterAuthentication } from '../after-authentication.js';
+import { authorisedAfterAuthentication, captureForSale } from '../after-authentication.js';
 import { summaryOf } from '../connector.js';
-import { checkCredentialsWith, HttpTimeoutError, requestJson } from '../http-json.js';
+import { checkCredentialsWith, HttpTimeoutError, readAnswer, requestJson } from '../http-json.js';
 import { failure, unsupported } from '../provider-type.js';
 import { awaitsShopper, detailsFailure, errorFailure, paymentFailure, refusalByReason, undecided } from './codes.js';
 import { toAdyenUnits } from './currencies.js';
@@ -99,15 +99,7 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
   }
 
   /** Reads an answer; an answer without what is needed is unreadable (outcome unknown). */
-  async function read<T>(call: Promise<Result<Json>>, reader: (answer: Json) => T): Promise<Result<T>> {
-    const result = await call;
-    if (!result.ok) return result;
-    try {
-      return ok(reader(result.value));
-    } catch {
-      return badAnswer();
-    }
-  }
+  const read = <T>(pending: Promise<Result<Json>>, reader: (answer: Json) => T) => readAnswer(pending, reader, badAnswer);
 
   const payment = (psp: string) => `/payments/${encodeURIComponent(psp)}`;
 
@@ -178,17 +170,14 @@ export function createAdyenConnector(config: AdyenConnectorConfig): ProviderConn
     return captureSale(authorisation, req.idempotencyKey, amount.value);
   }
 
-  /**
-   * The capture of a sale's authorisation, answered captured at once with the capture pending (its
-   * notification tells). Refused for good, the authorisation is released rather than left hanging;
-   * an unknown outcome is the gateway's to reverse.
-   */
-  async function captureSale(authorisation: Authorisation, idempotencyKey: string, amount: AdyenAmount): Promise<Result<Authorisation>> {
+  /** A sale's capture (captureForSale): released by a cancel when refused for good. */
+  function captureSale(authorisation: Authorisation, idempotencyKey: string, amount: AdyenAmount): Promise<Result<Authorisation>> {
     const psp = authorisation.providerChargeId;
-    const capture = await modify(psp, 'captures', `${idempotencyKey}:capture`, amount);
-    if (capture.ok) return ok({ ...authorisation, captured: true, capture: capture.value });
-    if (!capture.failure.retryable) await modify(psp, 'cancels', `${idempotencyKey}:cancel`);
-    return capture;
+    return captureForSale(
+      authorisation,
+      () => modify(psp, 'captures', `${idempotencyKey}:capture`, amount),
+      () => modify(psp, 'cancels', `${idempotencyKey}:cancel`),
+    );
   }
 
   /**

@@ -11,9 +11,9 @@ import type {
   StoredCardRef,
   ThreeDsOutcome,
 } from '../connector.js';
-import { authorisedAfterAuthentication } from '../after-authentication.js';
+import { authorisedAfterAuthentication, captureForSale } from '../after-authentication.js';
 import { summaryOf } from '../connector.js';
-import { checkCredentialsWith, HttpTimeoutError, requestJson } from '../http-json.js';
+import { checkCredentialsWith, HttpTimeoutError, readAnswer, requestJson } from '../http-json.js';
 import { failure, unsupported } from '../provider-type.js';
 import { approved, declineFailure, errorFailure } from './codes.js';
 import { toCheckoutUnits } from './currencies.js';
@@ -95,15 +95,7 @@ export function createCheckoutConnector(config: CheckoutConnectorConfig): Provid
   }
 
   /** Reads an answer; an answer without what is needed is unreadable (outcome unknown). */
-  async function read<T>(pending: Promise<Result<Json>>, reader: (answer: Json) => T): Promise<Result<T>> {
-    const result = await pending;
-    if (!result.ok) return result;
-    try {
-      return ok(reader(result.value));
-    } catch {
-      return badAnswer();
-    }
-  }
+  const read = <T>(pending: Promise<Result<Json>>, reader: (answer: Json) => T) => readAnswer(pending, reader, badAnswer);
 
   const payment = (id: string) => `/payments/${encodeURIComponent(id)}`;
   const instrument = (id: string) => `/instruments/${encodeURIComponent(id)}`;
@@ -163,17 +155,14 @@ export function createCheckoutConnector(config: CheckoutConnectorConfig): Provid
     return captureSale(authorisation, req.idempotencyKey, amount.value);
   }
 
-  /**
-   * The capture of a sale's authorisation, answered captured at once with the capture pending until
-   * its notification. Refused for good, the authorisation is voided rather than left hanging; an
-   * unknown outcome is the gateway's to reverse.
-   */
-  async function captureSale(authorisation: Authorisation, idempotencyKey: string, amount: number): Promise<Result<Authorisation>> {
+  /** A sale's capture (captureForSale): released by a void when refused for good. */
+  function captureSale(authorisation: Authorisation, idempotencyKey: string, amount: number): Promise<Result<Authorisation>> {
     const id = authorisation.providerChargeId;
-    const capture = await act(id, 'captures', `${idempotencyKey}:capture`, amount);
-    if (capture.ok) return ok({ ...authorisation, captured: true, capture: capture.value });
-    if (!capture.failure.retryable) await act(id, 'voids', `${idempotencyKey}:void`);
-    return capture;
+    return captureForSale(
+      authorisation,
+      () => act(id, 'captures', `${idempotencyKey}:capture`, amount),
+      () => act(id, 'voids', `${idempotencyKey}:void`),
+    );
   }
 
   /** Where a payment that waited for its payer stands, from Checkout.com's own record of it. */
