@@ -39,6 +39,13 @@ async function pay(a: TestAccount, number: string, extra: Record<string, unknown
   });
 }
 
+/** The statuses the webhooks at `path` of the receiver told of a charge, in order. */
+const statusesSent = (path: string, chargeId: string) =>
+  bed.receiver
+    .at(path)
+    .filter((r) => r.data.chargeId === chargeId)
+    .map((r) => r.data.status);
+
 describe('3-D Secure on the simulated acquirer', () => {
   it('challenge passed: PENDING with the gateway’s redirect URL, the issuer page, then SUCCESS and the merchant’s URL, webhooks at both changes', async () => {
     const { a } = await account('/3ds', ['Transaction']);
@@ -78,11 +85,7 @@ describe('3-D Secure on the simulated acquirer', () => {
     expect(over.body).toContain(`href="${again.location!.replace(/&/g, '&amp;')}"`);
 
     await bed.drain();
-    const statuses = bed.receiver
-      .at('/3ds')
-      .filter((r) => r.data.chargeId === chargeId)
-      .map((r) => r.data.status);
-    expect(statuses).toEqual(['PENDING', 'SUCCESS']);
+    expect(statusesSent('/3ds', chargeId)).toEqual(['PENDING', 'SUCCESS']);
   });
 
   it('authorises only, when capture is false: AUTHORISE after the challenge, captured later', async () => {
@@ -169,11 +172,7 @@ describe('3-D Secure on the simulated acquirer', () => {
     expect((await a.api.get(`/charge/${chargeId}`)).body).toEqual(charge);
     // Once: a webhook when it started waiting, one when it failed.
     await bed.drain();
-    const statuses = bed.receiver
-      .at('/3ds-timeout')
-      .filter((r) => r.data.chargeId === chargeId)
-      .map((r) => r.data.status);
-    expect(statuses).toEqual(['PENDING', 'FAILED']);
+    expect(statusesSent('/3ds-timeout', chargeId)).toEqual(['PENDING', 'FAILED']);
   });
 
   it('keeps at the timeout a payment the payer finished but never came back from: the acquirer is asked first', async () => {
