@@ -11,6 +11,9 @@ let t: TestGateway;
 let fake: FakeNab;
 let a: TestAccount;
 let providerId: string;
+/** The gateway's clock runs ahead by this much, for the jobs due later (confirmations, the sweep). */
+let offsetMs = 0;
+const clock = { now: () => new Date(Date.now() + offsetMs) };
 
 const SDK_PROVIDER = {
   type: 'nab_transact',
@@ -24,7 +27,7 @@ const CARD = { cardNumber: '4444333322221111', expiryDate: '12/30', ccv: '123', 
 
 beforeAll(async () => {
   fake = await startFakeNab({ merchantId: 'XYZ0010', password: 'abcd1234' });
-  t = await startTestGateway({ providerEndpoints: { nab_transact: fake.url } });
+  t = await startTestGateway({ providerEndpoints: { nab_transact: fake.url }, clock });
   a = await createAccount(t, []);
   const created = await a.api.post('/provider', SDK_PROVIDER);
   expect(created.status, JSON.stringify(created.body)).toBe(200);
@@ -38,6 +41,12 @@ afterAll(async () => {
 
 const charge = (fields: Record<string, unknown> = {}) =>
   a.api.post('/charge/card', { amount: 10, currency: 'AUD', providerId, paymentInformation: CARD, ...fields });
+/** Lets the jobs due later (confirmations, 2 minutes on) and the sweep of abandoned charges run. */
+async function runBackgroundWork() {
+  offsetMs += 3 * 60_000;
+  for (let round = 0; round < 10 && (await t.gateway.worker.runDue()) > 0; round += 1);
+  await t.gateway.services.charges.sweepAbandoned();
+}
 const held = (chargeId: string) => fake.transactions().filter((x) => x.purchaseOrderNo.startsWith(`${chargeId}:`));
 
 describe('a nab_transact provider', () => {
@@ -109,14 +118,59 @@ describe('a nab_transact provider', () => {
     expect(held(String(repeat.body.chargeId))).toEqual([expect.objectContaining({ captured: 700, recurring: true })]);
   });
 
-  it('fails a charge whose answer NAB never gave, and does not guess: the payment stays at NAB for staff to check', async () => {
+  it('holds a charge whose answer NAB never gave for staff, never failing it on a guess, and never sends it again', async () => {
     const slow = await a.api.post('/provider', { ...SDK_PROVIDER, name: 'NAB slow', timeoutMs: 500 });
     fake.hangNext('0', { processed: true });
-    const lost = await charge({ providerId: String(slow.body.providerId) });
-    expect(lost.status).toBeGreaterThanOrEqual(400);
-    expect(lost.body).toMatchObject({ isRetryable: true });
+    const key = { 'Idempotency-Key': `nab-lost-${Date.now()}` };
+    const body = { amount: 10, currency: 'AUD', providerId: String(slow.body.providerId), paymentInformation: CARD };
+    const lost = await a.api.post('/charge/card', body, key);
+    expect(lost.status, JSON.stringify(lost.body)).toBe(400);
+    expect(lost.body).toMatchObject({ code: 80, isRetryable: false, gatewayCode: 'OUTCOME_UNKNOWN' });
     const chargeId = String((lost.body.details as Record<string, string>).chargeId);
-    expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'FAILED' });
+    const row = await t.gateway.database.prisma.charge.findUniqueOrThrow({ where: { id: chargeId }, include: { unknownOutcomes: true } });
+    expect(row.status).toBe('PROCESSING');
+    // Staff look it up at NAB by the purchase order number the payment carried.
+    expect(row.unknownOutcomes).toEqual([
+      expect.objectContaining({
+        id: `${chargeId}:1`,
+        operation: 'payment',
+        providerReference: `${chargeId}:1`,
+        amount: 1000n,
+        resolvedAt: null,
+      }),
+    ]);
+    expect(t.logs.join('')).toContain('outcome unknown at the provider');
+    // The repeat of the key is answered the same, and sends nothing.
+    const sent = fake.requests.length;
+    const repeat = await a.api.post('/charge/card', body, key);
+    expect(repeat.body).toMatchObject({ code: 80, isRetryable: false, gatewayCode: 'OUTCOME_UNKNOWN' });
+    // The sweep of abandoned charges (after the 2 minutes a charge may take) leaves it to staff.
+    await runBackgroundWork();
+    expect(fake.requests.length).toBe(sent);
+    expect((await t.gateway.database.prisma.charge.findUniqueOrThrow({ where: { id: chargeId } })).status).toBe('PROCESSING');
     expect(held(chargeId)).toEqual([expect.objectContaining({ reversed: false, captured: 1000 })]);
+  });
+
+  it('holds a refund whose answer NAB never gave, with its reservation, and its confirming job does not send it again', async () => {
+    const sale = await charge({ amount: 30 });
+    const chargeId = String(sale.body.chargeId);
+    fake.hangNext('4', { processed: true });
+    const lost = await a.api.delete(`/refund/${chargeId}?amount=10`);
+    expect(lost.status, JSON.stringify(lost.body)).toBe(400);
+    expect(lost.body).toMatchObject({ code: 80, isRetryable: false, gatewayCode: 'OUTCOME_UNKNOWN' });
+    const refundId = String((lost.body.details as Record<string, string>).refundId);
+    const db = t.gateway.database.prisma;
+    expect(await db.refund.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({ status: 'PENDING', amount: 1000n });
+    expect(await db.unknownOutcome.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({
+      operation: 'refund',
+      refundId,
+      providerReference: `${chargeId}:1`,
+    });
+    // What is left to refund still counts the held refund: only 20.00 more can be asked for.
+    expect((await a.api.delete(`/refund/${chargeId}?amount=20.01`)).status).toBe(400);
+    const sent = fake.requests.length;
+    await runBackgroundWork();
+    expect(fake.requests.length).toBe(sent);
+    expect(held(chargeId)).toEqual([expect.objectContaining({ refunded: 1000 })]);
   });
 });

@@ -5,7 +5,9 @@
  * whose provider counts a currency otherwise (Stripe, Adyen) converts in its own mapping, and the
  * gateway checks beforehand that the provider can express the amount (`ProviderType.providerAmount`).
  * Every method is idempotent at the provider by its idempotency key: repeating a call with the same
- * key returns the same result and never moves money twice, so the gateway may retry after a crash.
+ * key returns the same result and never moves money twice, so the gateway may retry after a crash;
+ * but for a type with `ProviderType.noIdempotency` (NAB Transact), whose calls the gateway never
+ * sends twice.
  * An operation a provider type does not offer answers the failure category `unsupported`.
  */
 
@@ -39,7 +41,13 @@ export type FailureCategory =
   /** The amount cannot be expressed in the provider's minor units of the currency. */
   | 'invalid_amount'
   /** The provider type does not offer this operation. */
-  | 'unsupported';
+  | 'unsupported'
+  /**
+   * `reverse` cannot tell what an authorise call whose answer was lost did, and cannot undo it
+   * either (a provider without idempotency keys or a look-up: NAB Transact without the call's
+   * transaction id). Not retryable: the gateway holds the charge for staff (docs/outcome-unknown.md).
+   */
+  | 'outcome_unknown';
 
 export interface ProviderFailure {
   category: FailureCategory;

@@ -160,6 +160,16 @@ export interface ProviderType {
    * provider): the gateway fingerprints it for its card-testing limits and keeps nothing of it.
    */
   walletCardNumber?(paymentData: unknown): string | undefined;
+  /**
+   * For a provider without idempotency keys (NAB Transact): a call sent again after its answer was
+   * lost may move money twice, so the gateway never sends one again. It reverses what it can and
+   * holds the rest for staff (docs/outcome-unknown.md), who look the call up at the provider by
+   * `lookupReference`. Absent: every call may be sent again with its key (the contract's rule).
+   */
+  noIdempotency?: {
+    /** What the provider knows the call by (NAB: its purchase order number): of the payment a capture, void or refund quotes, else of the call's key. */
+    lookupReference(call: { idempotencyKey: string; providerChargeId?: string | null }): string;
+  };
 }
 
 /** A failure as data, for connectors. */

@@ -105,7 +105,7 @@ export const NAB_CODES = {
   HTTP_5XX: row('processor_error', 'NAB could not complete the call; try again', true),
   BAD_RESPONSE: row('processor_error', 'Unreadable answer from NAB; outcome unknown', true),
   OUTCOME_UNKNOWN: row(
-    'processor_error',
+    'outcome_unknown',
     'NAB never answered the payment and cannot be asked about it: its outcome at NAB is unknown; check the transaction in NAB Transact',
   ),
 } satisfies Record<string, Row>;

@@ -22,11 +22,15 @@ describe('nab_transact parameters', () => {
     });
   });
 
-  it('makes no live provider yet: a lost answer from NAB cannot be told from a payment never made', () => {
-    expect(NAB_TRANSACT.checkParameters({ MerchantId: 'XYZ0010', Password: 'abcd1234' }, 'PRODUCTION')).toMatchObject({
-      ok: false,
-      problems: { MerchantId: expect.stringContaining('SANDBOX providers only') },
+  it('takes live providers too, and says what staff look a call up by at NAB: its purchase order number', () => {
+    expect(NAB_TRANSACT.checkParameters({ MerchantId: 'XYZ0010', Password: 'abcd1234' }, 'PRODUCTION')).toEqual({
+      ok: true,
+      parameters: { MerchantId: 'XYZ0010', Password: 'abcd1234' },
     });
+    const lookup = NAB_TRANSACT.noIdempotency?.lookupReference;
+    expect(lookup?.({ idempotencyKey: 'ch_1:2' })).toBe('ch_1:2');
+    // A refund or completion quotes the payment's order number, and is looked up by it.
+    expect(lookup?.({ idempotencyKey: 'rf_9', providerChargeId: '000123*ch_1:1**1000*AUD' })).toBe('ch_1:1');
   });
 
   it('calls NAB’s test host in SANDBOX and its live host in PRODUCTION', () => {

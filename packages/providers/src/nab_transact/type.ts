@@ -1,6 +1,7 @@
 import { CARD_OPERATIONS, readParameters, type Environment, type ProviderType } from '../provider-type.js';
 import { createNabConnector } from './connector.js';
 import { nabCurrencies, toNabAmount } from './currencies.js';
+import { purchaseOrderNo, readPaymentId } from './transformers.js';
 
 /** NAB's merchant id: three letters and four digits (XYZ0010), or with a two-digit suffix. */
 const MERCHANT_ID = /^[A-Z]{3}\d{4}(\d{2})?$/;
@@ -25,15 +26,6 @@ function problemOf(name: string, value: string): string | undefined {
   return /^[\x20-\x7e]{1,40}$/.test(value) ? undefined : 'Password must be 1 to 40 printable characters';
 }
 
-/**
- * NAB has no idempotency key: a payment, completion or refund whose answer is lost cannot be told
- * apart from one never made, and the gateway cannot yet hold such a charge as "unknown at the
- * provider" (it would fail it, and a retry could charge twice). Until it can, no live NAB provider
- * is made (docs/providers/nab_transact.md, "Not for live payments yet").
- */
-const NOT_LIVE_YET =
-  'NAB Transact takes SANDBOX providers only for now: a lost answer from NAB cannot be told from a payment never made yet (docs/providers/nab_transact.md)';
-
 /** NAB's hosts; the connector adds each API's path (connector.ts, nabPaths). */
 const endpoint = (environment: Environment) =>
   environment === 'PRODUCTION' ? 'https://transact.nab.com.au' : 'https://demo.transact.nab.com.au';
@@ -44,9 +36,7 @@ export const NAB_TRANSACT: ProviderType = {
   displayName: 'NAB Transact',
   parameters: PARAMETERS,
   checkParameters: (parameters, environment) =>
-    environment === 'PRODUCTION'
-      ? { ok: false, problems: { MerchantId: NOT_LIVE_YET } }
-      : readParameters(PARAMETERS, Object.fromEntries(Object.entries(parameters).map(([n, v]) => [n, v.trim()])), environment, problemOf),
+    readParameters(PARAMETERS, Object.fromEntries(Object.entries(parameters).map(([n, v]) => [n, v.trim()])), environment, problemOf),
   // AUD, and what the operator allows (GATEWAY_NAB_TRANSACT_CURRENCIES), read when asked.
   get currencies() {
     return nabCurrencies();
@@ -58,6 +48,11 @@ export const NAB_TRANSACT: ProviderType = {
     CARD_OPERATIONS.filter((op) => !['describeStoredCard', 'updateStoredCard', 'singleUseToken', 'multiUseToken'].includes(op)),
   ),
   endpoint,
+  // NAB has no idempotency key: the gateway never sends a call again, and staff look one up by its purchase order number.
+  noIdempotency: {
+    lookupReference: ({ idempotencyKey, providerChargeId }) =>
+      (providerChargeId && readPaymentId(providerChargeId)?.purchaseOrderNo) || purchaseOrderNo(idempotencyKey),
+  },
   connector: ({ baseUrl, timeoutMs, environment, parameters, now }) =>
     createNabConnector({
       baseUrl,

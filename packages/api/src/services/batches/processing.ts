@@ -4,6 +4,7 @@ import type { JobHandler } from '@gateway/jobs';
 import { atOnce } from '../at-once';
 import type { ChargeService } from '../charges';
 import { PROVIDER_OUTCOME_TX } from '../charges/events';
+import { heldError } from '../charges/unknown-outcomes';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
 import { openWebhook, type WebhookService } from '../webhooks';
@@ -114,15 +115,25 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     });
   }
 
-  /** The row's outcome from its charge; undefined while the charge is still being made. */
-  function outcomeOf(charge: Charge & { attempts: Array<{ isRetryable: boolean }> }): RowOutcome | undefined {
+  /**
+   * The row's outcome from its charge; undefined while the charge is still being made. A charge
+   * held for staff (its outcome unknown at the provider) is a failed row that must not be repeated.
+   */
+  function outcomeOf(charge: Charge & { attempts: Array<{ isRetryable: boolean }>; unknownOutcomes: unknown[] }): RowOutcome | undefined {
+    if (charge.status === 'PROCESSING' && charge.unknownOutcomes.length > 0) {
+      const held = heldError('payment', { chargeId: charge.id });
+      return failed(held.message, held.gatewayCode ?? null, held.gatewayMessage ?? null, false);
+    }
     if (charge.status === 'PROCESSING') return undefined;
     if (charge.status !== 'FAILED') return { status: 'SUCCESS' };
     return failed(charge.failureMessage ?? 'Failed', charge.gatewayCode, charge.gatewayMessage, charge.attempts[0]?.isRetryable ?? false);
   }
 
   /** A charge with its last attempt, which says whether its failure is retryable (outcomeOf). */
-  const withLastAttempt = { attempts: { orderBy: { dateAttempted: 'desc' as const }, take: 1 } };
+  const withLastAttempt = {
+    attempts: { orderBy: { dateAttempted: 'desc' as const }, take: 1 },
+    unknownOutcomes: { where: { operation: 'payment', resolvedAt: null }, select: { id: true } },
+  };
   const readCharge = (id: string) => db.charge.findUniqueOrThrow({ where: { id }, include: withLastAttempt });
 
   /** What charging a row sends: its payment method's charge for the row's amount, linked to the batch. */

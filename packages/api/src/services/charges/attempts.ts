@@ -12,6 +12,7 @@ import { failedAttemptRow, failedCharge } from './records';
 import { keeper, reverseAttempt } from './reversal';
 import { awaitingPayer, chargeFailure, type ThreeDs, type ThreeDsPlan } from './three-d-secure';
 import { updateCharge, updateCharges } from './statements';
+import { heldError, type UnknownOutcomes } from './unknown-outcomes';
 import { toChargeView } from './view';
 
 /** One way to take the payment: a provider and what to charge there. */
@@ -79,7 +80,8 @@ export function cardColumnsFromSummary(card: CardSummary) {
  * call carries the key `<chargeId>:<attempt>`. A failure whose outcome is unknown (timeout, lost
  * connection, provider error) is reversed before anything else is tried: the provider may have
  * taken the money. When the reversal cannot be confirmed either, the charge stops there and a job
- * keeps reversing, so that no payer is ever charged twice.
+ * keeps reversing, so that no payer is ever charged twice; when the provider can neither tell nor
+ * undo it (NAB Transact without a transaction id), the charge is held for staff (unknown-outcomes.ts).
  */
 export type AttemptRunner = ReturnType<typeof createAttemptRunner>;
 
@@ -95,6 +97,7 @@ export function createAttemptRunner(
   events: ChargeEvents,
   { keepPending }: Pick<NotificationService, 'keepPending'>,
   { scheduleTimeout }: Pick<ThreeDs, 'scheduleTimeout'>,
+  unknownOutcomes: UnknownOutcomes,
 ) {
   /** The charge now waits for its payer to authenticate (3-D Secure): PENDING, with its timeout, and its event. */
   async function awaitPayer(charge: Charge, value: Authorisation, capture: boolean, card: CardSummary | undefined): Promise<Charge> {
@@ -109,9 +112,18 @@ export function createAttemptRunner(
     }, PROVIDER_OUTCOME_TX);
   }
 
-  async function reverse(route: ChargeRoute, idempotencyKey: string): Promise<boolean> {
+  /**
+   * Reverses an attempt whose outcome is unknown: true when done, false when left to a job. What
+   * the provider can neither tell nor undo (`outcome_unknown`) is held for staff, the charge staying
+   * PROCESSING, and the request is answered so (heldError): it is never failed on a guess.
+   */
+  async function reverse(route: ChargeRoute, charge: Charge, idempotencyKey: string): Promise<boolean> {
     const reversal = await reverseAttempt(db, config, route.provider, idempotencyKey);
     if (reversal.ok) return true;
+    if (reversal.failure.category === 'outcome_unknown') {
+      await unknownOutcomes.hold({ charge, provider: route.provider, operation: 'payment', idempotencyKey, amount: charge.amount });
+      throw heldError('payment', { chargeId: charge.id });
+    }
     await jobs.enqueue(
       REVERSE_QUEUE,
       { providerId: route.provider.id, idempotencyKey },
@@ -211,7 +223,7 @@ export function createAttemptRunner(
       // A challenge nobody asked for is not waited for: the payment is reversed like an unknown outcome.
       const failure = result.ok ? UNASKED_CHALLENGE : result.failure;
       const error = chargeFailure(failure, plan.threeDs !== undefined, { chargeId: charge.id });
-      const reversed = !failure.retryable || (await reverse(route, idempotencyKey));
+      const reversed = !failure.retryable || (await reverse(route, charge, idempotencyKey));
       const next = routes[index + 1];
       const last =
         !failure.retryable ||

@@ -6,10 +6,11 @@ import { createDebitCharging } from './debits';
 import { createChargeEvents } from './events';
 import { createNotificationService, type AuthorisationListener } from '../notifications';
 import { createChargeLifecycle } from './lifecycle';
-import { createChargeRecovery } from './recovery';
+import { createAbandonedRecovery, createChargeRecovery } from './recovery';
 import { createChargeSearch } from './search';
 import { createStoredCharging, type StoredChargingDeps } from './stored';
 import { createThreeDs } from './three-d-secure';
+import { createUnknownOutcomes } from './unknown-outcomes';
 
 export type { ChargeOrigin, TokenConsumer } from './stored';
 
@@ -23,13 +24,15 @@ export function createChargeService(
   const authorisations: AuthorisationListener = { notified: (...args) => threeDs.notified(...args) };
   const notifications = createNotificationService(deps, events, authorisations);
   const threeDs = createThreeDs(deps, events, notifications);
-  const attempts = createAttemptRunner(deps, events, notifications, threeDs);
+  const unknownOutcomes = createUnknownOutcomes(deps);
+  const attempts = createAttemptRunner(deps, events, notifications, threeDs, unknownOutcomes);
   const debits = createDebitCharging(deps, events);
-  const lifecycle = createChargeLifecycle(deps, events, notifications);
-  const recovery = createChargeRecovery(deps, lifecycle, events);
+  const lifecycle = createChargeLifecycle(deps, events, notifications, unknownOutcomes);
+  const abandoned = createAbandonedRecovery(deps, events, unknownOutcomes);
+  const recovery = createChargeRecovery(deps, lifecycle, abandoned, unknownOutcomes);
   return {
     createCardCharge: createCardCharging(deps, attempts),
-    ...createStoredCharging(deps, { ...stored, attempts, debits }),
+    ...createStoredCharging(deps, { ...stored, attempts, debits, abandoned }),
     search: createChargeSearch(deps),
     ...lifecycle,
     notifications,

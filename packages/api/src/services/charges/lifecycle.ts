@@ -8,6 +8,7 @@ import { requireAmount, requireCurrency } from '../money';
 import { connectorFor, providerError, unconfirmedError } from '../providers/connectors';
 import type { ChargeEvents, ListenedCharge } from './events';
 import { CONFIRM_AFTER_MS, CONFIRM_CAPTURE_QUEUE, CONFIRM_REFUND_QUEUE, CONFIRM_VOID_QUEUE } from './queues';
+import { heldError, resendable, type HeldCall, type UnknownOutcomes } from './unknown-outcomes';
 import { chargeInclude, toChargeView, type ChargeRecord } from './view';
 
 /**
@@ -29,6 +30,7 @@ export function createChargeLifecycle(
   { db, clock, logger, config, jobs }: Dependencies,
   events: ChargeEvents,
   { keepPending }: Pick<NotificationService, 'keepPending'>,
+  unknownOutcomes: UnknownOutcomes,
 ) {
   async function load(account: Account, chargeId: string): Promise<ChargeRecord> {
     const charge = await db.charge.findFirst({ where: { id: chargeId, accountId: account.id }, include: chargeInclude });
@@ -44,9 +46,9 @@ export function createChargeLifecycle(
   }
 
   function providerOf(charge: ChargeRecord) {
-    if (!charge.provider || !charge.providerChargeId)
-      throw new ApiError('InvalidChargeStatus', { message: 'The charge has no provider payment' });
-    return { connector: connectorFor(charge.provider, config), providerChargeId: charge.providerChargeId };
+    const { provider, providerChargeId } = charge;
+    if (!provider || !providerChargeId) throw new ApiError('InvalidChargeStatus', { message: 'The charge has no provider payment' });
+    return { provider, connector: connectorFor(provider, config), providerChargeId };
   }
 
   const later = () => new Date(clock.now().getTime() + CONFIRM_AFTER_MS);
@@ -141,14 +143,60 @@ export function createChargeLifecycle(
       logger.info({ chargeId, operation }, `charge ${operation === 'capture' ? 'captured' : 'voided'}`);
       return;
     }
-    refuseOrWait(result.failure, operation, { chargeId });
+    await refuseOrWait(result.failure, { charge, operation, idempotencyKey, amount: amount ?? charge.amount }, { chargeId });
     await finish(charge, operation, released);
     throw providerError(result.failure, { action: operation, name: operation === 'capture' ? 'UnableToCapture' : 'UnableToVoid' });
   }
 
-  /** An unknown outcome keeps the reservation for the confirming job and tells the client so. */
-  function refuseOrWait(failure: ProviderFailure, action: string, details: Record<string, string>) {
-    if (failure.retryable) throw unconfirmedError(failure, action, details);
+  /** A capture, void or refund as unknown-outcomes.ts holds it. */
+  type Call = Omit<HeldCall, 'provider' | 'providerChargeId'> & { charge: ChargeRecord };
+  const held = ({ charge, ...call }: Call): HeldCall => ({
+    ...call,
+    charge,
+    provider: providerOf(charge).provider,
+    providerChargeId: charge.providerChargeId,
+  });
+  const jobKeyOf = (call: Call) => jobKey(call.operation as Operation | 'refund', call.refundId ?? call.charge.id);
+
+  /**
+   * An unknown outcome keeps the reservation for the confirming job and tells the client so. At a
+   * provider that cannot take a call twice (NAB Transact) every answer is final, and a lost answer
+   * is held for staff at once, with its reservation (unknown-outcomes.ts).
+   */
+  async function refuseOrWait(failure: ProviderFailure, call: Call, details: Record<string, string>) {
+    const { provider } = providerOf(call.charge);
+    if (resendable(provider)) {
+      if (failure.retryable) throw unconfirmedError(failure, call.operation, details);
+      return;
+    }
+    if (failure.category !== 'timeout') return;
+    await unknownOutcomes.hold(held(call));
+    await jobs.cancel(jobKeyOf(call));
+    throw heldError(call.operation, details);
+  }
+
+  /**
+   * The confirming job's work, for a request that did not finish (its process died, or it is still
+   * waiting past CONFIRM_AFTER_MS): the call sent again with its key, or held for staff at a provider
+   * that cannot take a call twice, since nobody knows whether the request's call left.
+   */
+  async function confirm(call: Call, send: () => Promise<void>): Promise<void> {
+    if (resendable(providerOf(call.charge).provider)) return send();
+    await unknownOutcomes.hold(held(call));
+  }
+
+  async function confirmOperation(chargeId: string, operation: Operation, amount?: bigint): Promise<void> {
+    const charge = await db.charge.findUniqueOrThrow({ where: { id: chargeId }, include: chargeInclude });
+    if (charge.pendingOperation !== operation) return;
+    const call = { charge, operation, idempotencyKey: await operationKey(chargeId, operation), amount: amount ?? charge.amount };
+    await confirm(call, () => completeOperation(chargeId, operation, amount));
+  }
+
+  async function confirmRefund(refundId: string): Promise<void> {
+    const refund = await db.refund.findUniqueOrThrow({ where: { id: refundId }, include: { charge: { include: chargeInclude } } });
+    if (refund.status !== 'PENDING') return;
+    const call = { charge: refund.charge, operation: 'refund' as const, idempotencyKey: refundId, refundId, amount: refund.amount };
+    await confirm(call, () => completeRefund(refundId));
   }
 
   async function capture(account: Account, chargeId: string, requested?: string | number, heldKey?: HeldKey) {
@@ -246,7 +294,8 @@ export function createChargeLifecycle(
       logger.info({ chargeId: refund.chargeId, refundId, amount: String(refund.amount) }, 'charge refunded');
       return;
     }
-    refuseOrWait(result.failure, 'refund', { chargeId: refund.chargeId, refundId });
+    const call = { charge: refund.charge, operation: 'refund' as const, idempotencyKey: refundId, refundId, amount: refund.amount };
+    await refuseOrWait(result.failure, call, { chargeId: refund.chargeId, refundId });
     await finishRefund(refundId, refund.charge, refund.amount, 'failed');
     throw providerError(result.failure, { action: 'refund', name: 'UnableToRefund' });
   }
@@ -292,6 +341,7 @@ export function createChargeLifecycle(
     async (account: Account, chargeId: string, abandoned: boolean): Promise<KeyAnswer> => {
       const charge = await load(account, chargeId);
       if (charge.pendingOperation === operation) {
+        if (await unknownOutcomes.isHeld(await operationKey(chargeId, operation))) return { error: heldError(operation, { chargeId }) };
         if (abandoned) await jobs.bringForward(jobKey(operation, chargeId));
         return 'pending';
       }
@@ -306,6 +356,7 @@ export function createChargeLifecycle(
     const refund = await db.refund.findFirstOrThrow({ where: { id: refundId, charge: { accountId: account.id } } });
     const { chargeId } = refund;
     if (refund.status === 'PENDING') {
+      if (await unknownOutcomes.isHeld(refundId)) return { error: heldError('refund', { chargeId, refundId }) };
       if (abandoned) await jobs.bringForward(jobKey('refund', refundId));
       return 'pending';
     }
@@ -319,8 +370,8 @@ export function createChargeLifecycle(
     refund,
     refundOrVoid,
     get,
-    completeOperation,
-    completeRefund,
+    confirmOperation,
+    confirmRefund,
     keyAnswers: { capture: operationAnswer('capture'), void: operationAnswer('void'), refund: refundAnswer },
   };
 }

@@ -1,4 +1,5 @@
-import type { Account, Charge, Prisma } from '@gateway/db';
+import { ApiError } from '@gateway/core';
+import type { Account, Charge, Prisma, Provider } from '@gateway/db';
 import type { ChargeView } from '../../schemas/charge';
 import type { JobHandler } from '@gateway/jobs';
 import type { Dependencies } from '../deps';
@@ -9,6 +10,7 @@ import type { createChargeLifecycle } from './lifecycle';
 import { CONFIRM_CAPTURE_QUEUE, CONFIRM_REFUND_QUEUE, CONFIRM_VOID_QUEUE, RECOVER_QUEUE, REVERSE_QUEUE } from './queues';
 import { giveBackSlot } from '../payment-links/slots';
 import { reverseAttempt } from './reversal';
+import { heldError, type UnknownOutcomes } from './unknown-outcomes';
 import { chargeInclude, failureOf, toChargeView } from './view';
 
 /** A charge still PROCESSING after this long was abandoned by a process that died. */
@@ -32,6 +34,8 @@ const ABANDONABLE = {
   batchId: null,
   subscriptionId: null,
   threeDsStartedAt: null,
+  // A payment held for staff (unknown-outcomes.ts) stays PROCESSING until they settle it.
+  unknownOutcomes: { none: {} },
 } satisfies Prisma.ChargeWhereInput;
 
 const text = (payload: unknown, name: string): string => {
@@ -40,25 +44,86 @@ const text = (payload: unknown, name: string): string => {
   return value;
 };
 
+/** What became of a charge abandoned in PROCESSING: failed after its reversal, held for staff, or left for later. */
+export type Recovered = 'failed' | 'held' | 'later';
+
 /**
- * What the gateway does in the background so that a lost answer or a crash never moves money
- * twice: confirm captures, voids and refunds whose outcome is unknown, reverse authorisations
- * whose outcome is unknown, and fail (after reversing) charges abandoned in PROCESSING.
+ * Reverses the last attempt of a charge abandoned in PROCESSING, then fails it (with its event).
+ * What the provider can neither tell nor undo is held for staff instead (unknown-outcomes.ts); a
+ * reversal not confirmed yet is tried again later. Used by the sweep, by an Idempotency-Key's
+ * repeat, and by a batch or billing run that resumes a charge it may not send again (NAB Transact).
  */
-export function createChargeRecovery({ db, clock, logger, config, jobs }: Dependencies, lifecycle: Lifecycle, events: ChargeEvents) {
-  async function reverse(providerId: string, idempotencyKey: string): Promise<boolean> {
-    const provider = await db.provider.findUniqueOrThrow({ where: { id: providerId } });
+export function createAbandonedRecovery(
+  { db, clock, logger, config }: Dependencies,
+  events: ChargeEvents,
+  unknownOutcomes: UnknownOutcomes,
+) {
+  async function reverse(provider: Provider, idempotencyKey: string): Promise<'reversed' | 'later' | 'unknown'> {
     const result = await reverseAttempt(db, config, provider, idempotencyKey);
-    if (result.ok) return true;
-    if (result.failure.retryable) return false;
+    if (result.ok) return 'reversed';
+    if (result.failure.category === 'outcome_unknown') return 'unknown';
+    if (result.failure.retryable) return 'later';
     // The provider refuses for good: there may be nothing (more) to reverse, or money it keeps. Staff look.
     logger.error(
       { idempotencyKey, gatewayCode: result.failure.gatewayCode },
       'reversal refused by the provider: check the payment at the provider',
     );
-    return true;
+    return 'reversed';
   }
 
+  async function recoverAbandoned(charge: Charge): Promise<Recovered> {
+    const idempotencyKey = `${charge.id}:${charge.attemptCount}`;
+    const provider = charge.providerId ? await db.provider.findUniqueOrThrow({ where: { id: charge.providerId } }) : undefined;
+    const reversal = provider ? await reverse(provider, idempotencyKey) : 'reversed';
+    if (reversal === 'unknown' && provider) {
+      await unknownOutcomes.hold({ charge, provider, operation: 'payment', idempotencyKey, amount: charge.amount });
+      return 'held';
+    }
+    if (reversal === 'later') {
+      if (clock.now().getTime() - charge.dateAdded.getTime() > UNRESOLVED_AFTER_MS)
+        logger.error(
+          { chargeId: charge.id, providerId: charge.providerId },
+          'abandoned charge still not reversed after 24 h: check the payment at the provider',
+        );
+      return 'later';
+    }
+    const { count } = await events.changing(
+      charge,
+      async (tx) => {
+        const failed = await tx.charge.updateMany({
+          where: { id: charge.id, status: 'PROCESSING' },
+          data: { status: 'FAILED', failureCode: ABANDONED.code, failureMessage: ABANDONED.message },
+        });
+        // A payment of a payment link gives its slot back, as one declined does.
+        if (failed.count === 1 && charge.paymentLinkId) await giveBackSlot(tx, charge.paymentLinkId);
+        return failed;
+      },
+      (result) => result.count === 1,
+    );
+    return count === 1 ? 'failed' : 'later';
+  }
+
+  return { reverse, recoverAbandoned };
+}
+
+export type AbandonedRecovery = ReturnType<typeof createAbandonedRecovery>;
+
+/** The failure of a charge abandoned in PROCESSING, once its authorisation was reversed. */
+export const ABANDONED = new ApiError('GatewayTimeout', {
+  message: 'The gateway stopped before the provider answered; any authorisation was reversed',
+});
+
+/**
+ * What the gateway does in the background so that a lost answer or a crash never moves money
+ * twice: confirm captures, voids and refunds whose outcome is unknown, reverse authorisations
+ * whose outcome is unknown, and fail (after reversing) charges abandoned in PROCESSING.
+ */
+export function createChargeRecovery(
+  { db, clock, logger, jobs }: Dependencies,
+  lifecycle: Lifecycle,
+  { reverse, recoverAbandoned }: AbandonedRecovery,
+  unknownOutcomes: UnknownOutcomes,
+) {
   /** A definite refusal has been recorded by the lifecycle; only an unknown outcome is tried again. */
   const confirming =
     (run: (payload: unknown) => Promise<void>): JobHandler =>
@@ -73,51 +138,19 @@ export function createChargeRecovery({ db, clock, logger, config, jobs }: Depend
 
   const jobHandlers: Record<string, JobHandler> = {
     [REVERSE_QUEUE]: async (payload) => {
-      if (!(await reverse(text(payload, 'providerId'), text(payload, 'idempotencyKey')))) throw new Error('reversal not confirmed yet');
+      const provider = await db.provider.findUniqueOrThrow({ where: { id: text(payload, 'providerId') } });
+      if ((await reverse(provider, text(payload, 'idempotencyKey'))) === 'later') throw new Error('reversal not confirmed yet');
     },
-    [CONFIRM_CAPTURE_QUEUE]: confirming((p) => lifecycle.completeOperation(text(p, 'chargeId'), 'capture', BigInt(text(p, 'amount')))),
-    [CONFIRM_VOID_QUEUE]: confirming((p) => lifecycle.completeOperation(text(p, 'chargeId'), 'void')),
-    [CONFIRM_REFUND_QUEUE]: confirming((p) => lifecycle.completeRefund(text(p, 'refundId'))),
+    [CONFIRM_CAPTURE_QUEUE]: confirming((p) => lifecycle.confirmOperation(text(p, 'chargeId'), 'capture', BigInt(text(p, 'amount')))),
+    [CONFIRM_VOID_QUEUE]: confirming((p) => lifecycle.confirmOperation(text(p, 'chargeId'), 'void')),
+    [CONFIRM_REFUND_QUEUE]: confirming((p) => lifecycle.confirmRefund(text(p, 'refundId'))),
     [RECOVER_QUEUE]: async (payload) => {
       const charge = await db.charge.findUniqueOrThrow({ where: { id: text(payload, 'chargeId') } });
-      // A charge that waited for its payer's 3-D Secure is its timeout job's (three-d-secure.ts).
+      // A charge that waited for its payer's 3-D Secure is its timeout job's (three-d-secure.ts); a held one is staff's.
       if (charge.status !== 'PROCESSING' || charge.threeDsStartedAt !== null) return;
-      if (!(await recoverAbandoned(charge))) throw new Error('reversal not confirmed yet');
+      if ((await recoverAbandoned(charge)) === 'later') throw new Error('reversal not confirmed yet');
     },
   };
-
-  /**
-   * Reverses the last attempt of a charge abandoned in PROCESSING, then fails it (with its event);
-   * false while the reversal is not confirmed (it is tried again later).
-   */
-  async function recoverAbandoned(charge: Charge): Promise<boolean> {
-    if (charge.providerId && !(await reverse(charge.providerId, `${charge.id}:${charge.attemptCount}`))) {
-      if (clock.now().getTime() - charge.dateAdded.getTime() > UNRESOLVED_AFTER_MS)
-        logger.error(
-          { chargeId: charge.id, providerId: charge.providerId },
-          'abandoned charge still not reversed after 24 h: check the payment at the provider',
-        );
-      return false;
-    }
-    const { count } = await events.changing(
-      charge,
-      async (tx) => {
-        const failed = await tx.charge.updateMany({
-          where: { id: charge.id, status: 'PROCESSING' },
-          data: {
-            status: 'FAILED',
-            failureCode: 80,
-            failureMessage: 'The gateway stopped before the provider answered; any authorisation was reversed',
-          },
-        });
-        // A payment of a payment link gives its slot back, as one declined does.
-        if (failed.count === 1 && charge.paymentLinkId) await giveBackSlot(tx, charge.paymentLinkId);
-        return failed;
-      },
-      (result) => result.count === 1,
-    );
-    return count === 1;
-  }
 
   /**
    * Charges left PROCESSING by a process that died between its provider call and its answer: the
@@ -130,8 +163,8 @@ export function createChargeRecovery({ db, clock, logger, config, jobs }: Depend
       take: 100,
     });
     let failed = 0;
-    for (const charge of stuck) if (await recoverAbandoned(charge)) failed += 1;
-    if (failed > 0) logger.warn({ failed }, 'abandoned charges reversed and failed');
+    for (const charge of stuck) if ((await recoverAbandoned(charge)) !== 'later') failed += 1;
+    if (failed > 0) logger.warn({ failed }, 'abandoned charges reversed and failed, or held for staff');
     return failed;
   }
 
@@ -157,6 +190,8 @@ export function createChargeRecovery({ db, clock, logger, config, jobs }: Depend
   async function chargeAnswer(account: Account, chargeId: string, abandoned: boolean): Promise<KeyAnswer<ChargeView>> {
     const charge = await db.charge.findFirstOrThrow({ where: { id: chargeId, accountId: account.id }, include: chargeInclude });
     if (charge.status === 'PROCESSING') {
+      const attemptKey = `${charge.id}:${charge.attemptCount}`;
+      if (await unknownOutcomes.isHeld(attemptKey)) return { error: heldError('payment', { chargeId }) };
       if (abandoned) await recoverWhenStuck(charge);
       return 'pending';
     }

@@ -25,6 +25,8 @@ import { cardColumnsOf, chargeDetails, chargeRow } from './records';
 import { refuseOverWalletCap } from './wallet-cap';
 import { insertCharge, insertCharges, isTaken } from './statements';
 import { atOnce } from '../at-once';
+import type { AbandonedRecovery } from './recovery';
+import { resendable } from './unknown-outcomes';
 import { tokenRefused } from '../tokens/consume';
 
 /**
@@ -54,6 +56,7 @@ export interface StoredChargingDeps {
   debits: ReturnType<typeof createDebitCharging>;
   vault: Pick<VaultService, 'readCard' | 'consumeCcv'>;
   tokens: TokenConsumer;
+  abandoned: Pick<AbandonedRecovery, 'recoverAbandoned'>;
 }
 
 /** Links a charge keeps to where it came from. */
@@ -90,7 +93,7 @@ const vaultReader = (account: Account) => `secret-key:…${account.secretKeyHint
  */
 export function createStoredCharging(
   { db, config }: Dependencies,
-  { attempts, debits, vault, tokens, paymentMethods }: StoredChargingDeps,
+  { attempts, debits, vault, tokens, paymentMethods, abandoned }: StoredChargingDeps,
 ) {
   function cost(provider: ProviderWithFees, cardIin: string | null, currency: Currency, amount: bigint) {
     if (!cardIin) return undefined;
@@ -364,6 +367,14 @@ export function createStoredCharging(
    * settling job sends it again itself (and here its charge id is refused as taken, P2002).
    */
   async function resumePaymentMethodCharge(account: Account, input: PaymentMethodChargeInput, chargeId: string) {
+    // A provider that cannot take a call twice (NAB Transact) is not sent it again: nobody knows
+    // whether the dead run's call left. Its charge is recovered as an abandoned one (reversed and
+    // failed, or held for staff), and the caller reads what it became.
+    const charge = await db.charge.findUniqueOrThrow({ where: { id: chargeId }, include: { provider: true } });
+    if (charge.status === 'PROCESSING' && charge.provider && !resendable(charge.provider)) {
+      await abandoned.recoverAbandoned(charge);
+      return undefined;
+    }
     const method = await db.paymentMethod.findFirstOrThrow({ where: { id: input.paymentMethodId, accountId: account.id } });
     return chargeMethod(account, method, input, { chargeId }, true);
   }

@@ -65,6 +65,7 @@ const FAILURE_ERRORS: Record<FailureCategory, ErrorName> = {
   credentials_refused: 'AccountNotAuthorised',
   invalid_amount: 'InvalidAmount',
   unsupported: 'FeatureUnavailable',
+  outcome_unknown: 'GatewayTimeout',
 };
 
 const DECLINES: ReadonlySet<FailureCategory> = new Set([
