@@ -1,6 +1,6 @@
 import { startFakeNab, type FakeNab } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+import { createAccount, staffOf, startTestGateway, type TestAccount, type TestGateway } from './harness';
 
 /**
  * A nab_transact provider over REST, against the fake NAB Transact (held to a schema of NAB's
@@ -23,12 +23,24 @@ const SDK_PROVIDER = {
   country: 'AUS',
   authenticationParameters: { MerchantId: 'XYZ0010', Password: 'abcd1234' },
 };
+/** A provider that gives up on NAB after half a second, for the lost answers. */
+const SLOW_NAB = {
+  type: 'nab_transact',
+  name: 'NAB slow',
+  currency: 'AUD',
+  country: 'AUS',
+  environment: 'SANDBOX',
+  credentials: SDK_PROVIDER.authenticationParameters,
+  timeoutMs: 500,
+};
+let slow: string;
 const CARD = { cardNumber: '4444333322221111', expiryDate: '12/30', ccv: '123', cardholder: 'Test Payer' };
 
 beforeAll(async () => {
   fake = await startFakeNab({ merchantId: 'XYZ0010', password: 'abcd1234' });
   t = await startTestGateway({ providerEndpoints: { nab_transact: fake.url }, clock });
-  a = await createAccount(t, []);
+  a = await createAccount(t, [SLOW_NAB]);
+  slow = a.providerIds[0] ?? '';
   const created = await a.api.post('/provider', SDK_PROVIDER);
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   providerId = String(created.body.providerId);
@@ -119,10 +131,9 @@ describe('a nab_transact provider', () => {
   });
 
   it('holds a charge whose answer NAB never gave for staff, never failing it on a guess, and never sends it again', async () => {
-    const slow = await a.api.post('/provider', { ...SDK_PROVIDER, name: 'NAB slow', timeoutMs: 500 });
     fake.hangNext('0', { processed: true });
     const key = { 'Idempotency-Key': `nab-lost-${Date.now()}` };
-    const body = { amount: 10, currency: 'AUD', providerId: String(slow.body.providerId), paymentInformation: CARD };
+    const body = { amount: 10, currency: 'AUD', providerId: slow, paymentInformation: CARD };
     const lost = await a.api.post('/charge/card', body, key);
     expect(lost.status, JSON.stringify(lost.body)).toBe(400);
     expect(lost.body).toMatchObject({ code: 80, isRetryable: false, gatewayCode: 'OUTCOME_UNKNOWN' });
@@ -152,7 +163,7 @@ describe('a nab_transact provider', () => {
   });
 
   it('holds a refund whose answer NAB never gave, with its reservation, and its confirming job does not send it again', async () => {
-    const sale = await charge({ amount: 30 });
+    const sale = await charge({ amount: 30, providerId: slow });
     const chargeId = String(sale.body.chargeId);
     fake.hangNext('4', { processed: true });
     const lost = await a.api.delete(`/refund/${chargeId}?amount=10`);
@@ -172,5 +183,65 @@ describe('a nab_transact provider', () => {
     await runBackgroundWork();
     expect(fake.requests.length).toBe(sent);
     expect(held(chargeId)).toEqual([expect.objectContaining({ refunded: 1000 })]);
+  });
+
+  it('lists held calls for staff, who settle each as they found it at NAB: a sale made, an authorisation made, a refund not made', async () => {
+    const staff = await staffOf(t, a.accountId);
+    const lose = async (txnType: string, fields: Record<string, unknown>) => {
+      fake.hangNext(txnType, { processed: true });
+      const lost = await charge({ providerId: slow, ...fields });
+      expect(lost.body).toMatchObject({ code: 80, gatewayCode: 'OUTCOME_UNKNOWN' });
+      return String((lost.body.details as Record<string, string>).chargeId);
+    };
+    const saleId = await lose('0', { amount: 11 });
+    const authId = await lose('10', { amount: 13, capture: false });
+    const listed = await staff.query<Array<Record<string, unknown>>>('dashboard.unknownOutcomes', {});
+    expect(listed.status).toBe(200);
+    expect(listed.data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ chargeId: saleId, operation: 'payment', amount: 11, currency: 'AUD', providerReference: `${saleId}:1` }),
+        expect.objectContaining({ chargeId: authId, operation: 'authorisation', amount: 13, resolvedAt: null }),
+      ]),
+    );
+
+    // A sale made: staff give NAB's txnID; the charge is a SUCCESS that refunds at NAB by it.
+    const [sale] = held(saleId);
+    const noId = await staff.mutate('dashboard.settleUnknownOutcome', { id: `${saleId}:1`, made: true });
+    expect(noId.status).toBe(400);
+    const settled = await staff.mutate('dashboard.settleUnknownOutcome', { id: `${saleId}:1`, made: true, transactionId: sale?.txnID });
+    expect(settled.status, JSON.stringify(settled)).toBe(200);
+    expect((await a.api.get(`/charge/${saleId}`)).body).toMatchObject({ status: 'SUCCESS', amount: 11 });
+    const otherwise = await staff.mutate('dashboard.settleUnknownOutcome', { id: `${saleId}:1`, made: false });
+    expect(otherwise.status).toBe(409);
+
+    // An authorisation made: its preauthID too, then it completes at NAB.
+    const [auth] = held(authId);
+    const authSettled = await staff.mutate('dashboard.settleUnknownOutcome', {
+      id: `${authId}:1`,
+      made: true,
+      transactionId: auth?.txnID,
+      authorisationId: auth?.preauthID,
+    });
+    expect(authSettled.status, JSON.stringify(authSettled)).toBe(200);
+    expect((await a.api.get(`/charge/${authId}`)).body).toMatchObject({ status: 'AUTHORISE' });
+    const captured = await a.api.post(`/charge/${authId}/capture`, {});
+    expect(captured.body).toMatchObject({ status: 'SUCCESS', amount: 13 });
+    expect(held(authId)).toEqual([expect.objectContaining({ captured: 1300 })]);
+
+    // A refund NAB never made: its reservation is released, and the money can be refunded again.
+    fake.hangNext('4', { processed: false });
+    const refund = await a.api.delete(`/refund/${saleId}?amount=5`);
+    const refundId = String((refund.body.details as Record<string, string>).refundId);
+    const notMade = await staff.mutate('dashboard.settleUnknownOutcome', { id: refundId, made: false });
+    expect(notMade.status, JSON.stringify(notMade)).toBe(200);
+    expect(await t.gateway.database.prisma.refund.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({ status: 'FAILED' });
+    expect((await a.api.delete(`/refund/${saleId}`)).body).toMatchObject({ status: 'REFUND', refundedAmount: 11 });
+    expect((await staff.query<unknown[]>('dashboard.unknownOutcomes', { settled: true })).data).toHaveLength(3);
+
+    // Another account's staff see none of it, and cannot settle it.
+    const b = await createAccount(t, []);
+    const theirs = await staffOf(t, b.accountId);
+    expect((await theirs.query<unknown[]>('dashboard.unknownOutcomes', {})).data).toEqual([]);
+    expect((await theirs.mutate('dashboard.settleUnknownOutcome', { id: refundId, made: true, transactionId: '1' })).status).toBe(404);
   });
 });

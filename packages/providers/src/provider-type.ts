@@ -169,7 +169,27 @@ export interface ProviderType {
   noIdempotency?: {
     /** What the provider knows the call by (NAB: its purchase order number): of the payment a capture, void or refund quotes, else of the call's key. */
     lookupReference(call: { idempotencyKey: string; providerChargeId?: string | null }): string;
+    /**
+     * The payment id (`Authorisation.providerChargeId`) of a held payment staff found at the
+     * provider, from the ids they read there; undefined when one the provider needs is missing.
+     */
+    paymentFound(found: FoundPayment): string | undefined;
   };
+}
+
+/** A payment held for staff (its answer lost) as they found it at the provider. */
+export interface FoundPayment {
+  /** The attempt's idempotency key. */
+  idempotencyKey: string;
+  /** In ISO minor units. */
+  amount: bigint;
+  currency: string;
+  /** A sale (else an authorisation only). */
+  capture: boolean;
+  /** The provider's id of the transaction (NAB: txnID). */
+  transactionId: string;
+  /** For an authorisation, the provider's id of it when it has one of its own (NAB: preauthID). */
+  authorisationId?: string;
 }
 
 /** A failure as data, for connectors. */

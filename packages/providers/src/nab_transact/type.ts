@@ -1,7 +1,7 @@
 import { CARD_OPERATIONS, readParameters, type Environment, type ProviderType } from '../provider-type.js';
 import { createNabConnector } from './connector.js';
 import { nabCurrencies, toNabAmount } from './currencies.js';
-import { purchaseOrderNo, readPaymentId } from './transformers.js';
+import { paymentId, purchaseOrderNo, readPaymentId } from './transformers.js';
 
 /** NAB's merchant id: three letters and four digits (XYZ0010), or with a two-digit suffix. */
 const MERCHANT_ID = /^[A-Z]{3}\d{4}(\d{2})?$/;
@@ -52,6 +52,19 @@ export const NAB_TRANSACT: ProviderType = {
   noIdempotency: {
     lookupReference: ({ idempotencyKey, providerChargeId }) =>
       (providerChargeId && readPaymentId(providerChargeId)?.purchaseOrderNo) || purchaseOrderNo(idempotencyKey),
+    // A pre-authorisation is completed by its preauthID, which NAB shows beside its txnID.
+    paymentFound: ({ idempotencyKey, amount, currency, capture, transactionId, authorisationId }) => {
+      const nabAmount = toNabAmount(currency, amount);
+      if (nabAmount === undefined || (!capture && !authorisationId)) return undefined;
+      const order = purchaseOrderNo(idempotencyKey);
+      return paymentId({
+        txnID: transactionId,
+        purchaseOrderNo: order,
+        amount: nabAmount,
+        currency,
+        ...(!capture && { preauthID: authorisationId }),
+      });
+    },
   },
   connector: ({ baseUrl, timeoutMs, environment, parameters, now }) =>
     createNabConnector({

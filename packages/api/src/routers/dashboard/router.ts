@@ -4,6 +4,7 @@ import { checkProviderCredentials } from './check-credentials';
 import { providerNotifications } from './provider-notifications';
 import { simulatedLatency } from './simulated-latency';
 import { stats } from './stats';
+import { settleUnknownOutcome, unknownOutcomes } from './unknown-outcomes';
 import { webhookEndpoints } from './webhook-endpoints';
 
 /** Read models of the dashboard (tRPC only). */
@@ -14,4 +15,6 @@ export const dashboardRouter = router({
   checkProviderCredentials,
   webhookEndpoints,
   authenticationWait,
+  unknownOutcomes,
+  settleUnknownOutcome,
 });

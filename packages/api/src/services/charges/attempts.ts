@@ -12,7 +12,7 @@ import { failedAttemptRow, failedCharge } from './records';
 import { keeper, reverseAttempt } from './reversal';
 import { awaitingPayer, chargeFailure, type ThreeDs, type ThreeDsPlan } from './three-d-secure';
 import { updateCharge, updateCharges } from './statements';
-import { heldError, type UnknownOutcomes } from './unknown-outcomes';
+import { heldError, resendable, type UnknownOutcomes } from './unknown-outcomes';
 import { toChargeView } from './view';
 
 /** One way to take the payment: a provider and what to charge there. */
@@ -176,10 +176,14 @@ export function createAttemptRunner(
         reference: charge.reference ?? undefined,
         descriptor: charge.descriptor ?? undefined,
       };
+      const keep = keeper(db, parameters);
+      // A call that cannot be sent twice is kept before it leaves: what a held call was (a sale or an
+      // authorisation), and that it may have left at all (unknown-outcomes.ts).
+      if (!resendable(provider)) await keep({});
       const result = await connectorFor(provider, config).authorise({
         ...parameters,
         source: route.source,
-        keep: keeper(db, parameters),
+        keep,
         authentication: plan.threeDs?.request,
         externalThreeDs: plan.externalThreeDs,
       });

@@ -10,7 +10,7 @@ import { createAbandonedRecovery, createChargeRecovery } from './recovery';
 import { createChargeSearch } from './search';
 import { createStoredCharging, type StoredChargingDeps } from './stored';
 import { createThreeDs } from './three-d-secure';
-import { createUnknownOutcomes } from './unknown-outcomes';
+import { createUnknownOutcomes, createUnknownOutcomeSettling } from './unknown-outcomes';
 
 export type { ChargeOrigin, TokenConsumer } from './stored';
 
@@ -30,6 +30,7 @@ export function createChargeService(
   const lifecycle = createChargeLifecycle(deps, events, notifications, unknownOutcomes);
   const abandoned = createAbandonedRecovery(deps, events, unknownOutcomes);
   const recovery = createChargeRecovery(deps, lifecycle, abandoned, unknownOutcomes);
+  const settling = createUnknownOutcomeSettling(deps, { payment: abandoned.settleHeldPayment, operation: lifecycle.settleHeld });
   return {
     createCardCharge: createCardCharging(deps, attempts),
     ...createStoredCharging(deps, { ...stored, attempts, debits, abandoned }),
@@ -38,6 +39,8 @@ export function createChargeService(
     notifications,
     settleCharges: attempts.settleCharges,
     threeDs,
+    /** Calls held for staff, their outcome unknown at the provider (unknown-outcomes.ts). */
+    unknownOutcomes: settling,
     jobHandlers: { ...recovery.jobHandlers, ...debits.jobHandlers, ...threeDs.jobHandlers },
     sweepAbandoned: recovery.sweepAbandoned,
     /** How Idempotency-Keys bound to charges and their changes are answered (services/idempotency.ts). */

@@ -1,5 +1,5 @@
 import { ApiError, canTransition, newId, notFound } from '@gateway/core';
-import type { Account, Prisma } from '@gateway/db';
+import type { Account, Prisma, UnknownOutcome } from '@gateway/db';
 import type { ProviderFailure } from '@gateway/providers';
 import type { Dependencies } from '../deps';
 import { bindKey, type HeldKey, type KeyAnswer } from '../idempotency';
@@ -25,6 +25,8 @@ type Operation = 'capture' | 'void';
 
 const QUEUES: Record<Operation, string> = { capture: CONFIRM_CAPTURE_QUEUE, void: CONFIRM_VOID_QUEUE };
 const jobKey = (operation: Operation | 'refund', id: string) => `confirm-${operation}:${id}`;
+/** A capture or void lease given back. */
+const RELEASED = { pendingOperation: null, pendingOperationAt: null } as const;
 
 export function createChargeLifecycle(
   { db, clock, logger, config, jobs }: Dependencies,
@@ -93,6 +95,24 @@ export function createChargeLifecycle(
     });
   }
 
+  /** The change of a charge whose capture (of `captured`) or void the provider made. */
+  const doneChange = (operation: Operation, captured: bigint): Prisma.ChargeUpdateManyMutationInput =>
+    operation === 'capture'
+      ? { ...RELEASED, status: 'SUCCESS', capturedAmount: captured, successDate: clock.now() }
+      : { ...RELEASED, status: 'AUTHORISE_CANCELLED', voidDate: clock.now() };
+
+  /**
+   * Settles a capture, void or refund held for staff (unknown-outcomes.ts) as they found it at the
+   * provider: made (a refund with the provider's id of it), or not (its reservation released).
+   */
+  async function settleHeld(held: UnknownOutcome, made: { providerReference: string } | false): Promise<void> {
+    const charge = await db.charge.findUniqueOrThrow({ where: { id: held.chargeId }, include: chargeInclude });
+    if (held.refundId)
+      return finishRefund(held.refundId, charge, held.amount, made ? { providerRefundId: made.providerReference } : 'failed');
+    const operation = held.operation as Operation;
+    await finish(charge, operation, made ? doneChange(operation, held.amount) : RELEASED);
+  }
+
   /** The modification to keep when the provider answered "received" (Adyen). */
   function pendingOf(
     charge: ChargeRecord,
@@ -108,11 +128,15 @@ export function createChargeLifecycle(
   /**
    * The provider idempotency key of a capture or void of the charge, the same for the request and
    * its confirming job; a new one once the provider failed an earlier one by notification (else the
-   * provider would answer the failed one again).
+   * provider would answer the failed one again), or staff settled one held as not made.
    */
   async function operationKey(chargeId: string, operation: Operation): Promise<string> {
-    const failed = await db.providerModification.count({ where: { chargeId, kind: operation, status: 'FAILED' } });
-    return failed === 0 ? `${chargeId}:${operation}` : `${chargeId}:${operation}:${failed + 1}`;
+    const [failed, settled] = await Promise.all([
+      db.providerModification.count({ where: { chargeId, kind: operation, status: 'FAILED' } }),
+      db.unknownOutcome.count({ where: { chargeId, operation, resolvedAt: { not: null } } }),
+    ]);
+    const earlier = failed + settled;
+    return earlier === 0 ? `${chargeId}:${operation}` : `${chargeId}:${operation}:${earlier + 1}`;
   }
 
   /**
@@ -128,23 +152,19 @@ export function createChargeLifecycle(
       operation === 'capture'
         ? await connector.capture({ providerChargeId, amount: amount ?? charge.amount, idempotencyKey, currency: charge.currency })
         : await connector.void({ providerChargeId, idempotencyKey });
-    const released = { pendingOperation: null, pendingOperationAt: null };
     if (result.ok) {
-      const now = clock.now();
       const captured = amount ?? charge.amount;
       await finish(
         charge,
         operation,
-        operation === 'capture'
-          ? { ...released, status: 'SUCCESS', capturedAmount: captured, successDate: now }
-          : { ...released, status: 'AUTHORISE_CANCELLED', voidDate: now },
+        doneChange(operation, captured),
         pendingOf(charge, operation, operation === 'capture' ? captured : 0n, result.value),
       );
       logger.info({ chargeId, operation }, `charge ${operation === 'capture' ? 'captured' : 'voided'}`);
       return;
     }
     await refuseOrWait(result.failure, { charge, operation, idempotencyKey, amount: amount ?? charge.amount }, { chargeId });
-    await finish(charge, operation, released);
+    await finish(charge, operation, RELEASED);
     throw providerError(result.failure, { action: operation, name: operation === 'capture' ? 'UnableToCapture' : 'UnableToVoid' });
   }
 
@@ -372,6 +392,7 @@ export function createChargeLifecycle(
     get,
     confirmOperation,
     confirmRefund,
+    settleHeld,
     keyAnswers: { capture: operationAnswer('capture'), void: operationAnswer('void'), refund: refundAnswer },
   };
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '@gateway/core';
-import type { Account, Charge, Prisma, Provider } from '@gateway/db';
+import type { Account, Charge, Prisma, Provider, UnknownOutcome } from '@gateway/db';
 import type { ChargeView } from '../../schemas/charge';
 import type { JobHandler } from '@gateway/jobs';
 import type { Dependencies } from '../deps';
@@ -9,8 +9,8 @@ import type { ChargeEvents } from './events';
 import type { createChargeLifecycle } from './lifecycle';
 import { CONFIRM_CAPTURE_QUEUE, CONFIRM_REFUND_QUEUE, CONFIRM_VOID_QUEUE, RECOVER_QUEUE, REVERSE_QUEUE } from './queues';
 import { giveBackSlot } from '../payment-links/slots';
-import { reverseAttempt } from './reversal';
-import { heldError, type UnknownOutcomes } from './unknown-outcomes';
+import { keptAttempt, reverseAttempt } from './reversal';
+import { heldError, resendable, type UnknownOutcomes } from './unknown-outcomes';
 import { chargeInclude, failureOf, toChargeView } from './view';
 
 /** A charge still PROCESSING after this long was abandoned by a process that died. */
@@ -74,7 +74,9 @@ export function createAbandonedRecovery(
   async function recoverAbandoned(charge: Charge): Promise<Recovered> {
     const idempotencyKey = `${charge.id}:${charge.attemptCount}`;
     const provider = charge.providerId ? await db.provider.findUniqueOrThrow({ where: { id: charge.providerId } }) : undefined;
-    const reversal = provider ? await reverse(provider, idempotencyKey) : 'reversed';
+    // A call that cannot be sent twice is kept before it leaves (attempts.ts): one not kept never left.
+    const left = provider && (resendable(provider) || keptAttempt(charge, idempotencyKey) !== undefined);
+    const reversal = left ? await reverse(provider, idempotencyKey) : 'reversed';
     if (reversal === 'unknown' && provider) {
       await unknownOutcomes.hold({ charge, provider, operation: 'payment', idempotencyKey, amount: charge.amount });
       return 'held';
@@ -87,24 +89,52 @@ export function createAbandonedRecovery(
         );
       return 'later';
     }
+    return (await decide(charge, { status: 'FAILED', failureCode: ABANDONED.code, failureMessage: ABANDONED.message }))
+      ? 'failed'
+      : 'later';
+  }
+
+  /** Decides a charge still PROCESSING (with its event); false when something else decided it first. */
+  async function decide(charge: Charge, data: Prisma.ChargeUpdateManyMutationInput): Promise<boolean> {
     const { count } = await events.changing(
       charge,
       async (tx) => {
-        const failed = await tx.charge.updateMany({
-          where: { id: charge.id, status: 'PROCESSING' },
-          data: { status: 'FAILED', failureCode: ABANDONED.code, failureMessage: ABANDONED.message },
-        });
-        // A payment of a payment link gives its slot back, as one declined does.
-        if (failed.count === 1 && charge.paymentLinkId) await giveBackSlot(tx, charge.paymentLinkId);
-        return failed;
+        const decided = await tx.charge.updateMany({ where: { id: charge.id, status: 'PROCESSING' }, data });
+        // A failed payment of a payment link gives its slot back, as one declined does.
+        if (decided.count === 1 && data.status === 'FAILED' && charge.paymentLinkId) await giveBackSlot(tx, charge.paymentLinkId);
+        return decided;
       },
       (result) => result.count === 1,
     );
-    return count === 1 ? 'failed' : 'later';
+    return count === 1;
   }
 
-  return { reverse, recoverAbandoned };
+  /**
+   * Settles a payment held for staff (unknown-outcomes.ts) as they found it at the provider: made
+   * (a sale SUCCESS, an authorisation AUTHORISE, under the provider's id of it) or not (FAILED).
+   */
+  async function settleHeldPayment(held: UnknownOutcome, made: { providerChargeId: string; sale: boolean } | false): Promise<void> {
+    const charge = await db.charge.findUniqueOrThrow({ where: { id: held.chargeId } });
+    if (!made) {
+      await decide(charge, { status: 'FAILED', failureCode: NOT_MADE.code, failureMessage: NOT_MADE.message });
+      return;
+    }
+    const { providerChargeId, sale } = made;
+    await decide(
+      charge,
+      sale
+        ? { status: 'SUCCESS', providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
+        : { status: 'AUTHORISE', providerChargeId },
+    );
+  }
+
+  return { reverse, recoverAbandoned, settleHeldPayment };
 }
+
+/** The failure of a payment held for staff that they found the provider never made. */
+const NOT_MADE = new ApiError('GatewayTimeout', {
+  message: 'The provider never answered, and staff found it never made the payment',
+});
 
 export type AbandonedRecovery = ReturnType<typeof createAbandonedRecovery>;
 

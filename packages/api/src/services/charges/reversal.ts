@@ -1,4 +1,4 @@
-import type { Db, Provider } from '@gateway/db';
+import type { Charge, Db, Provider } from '@gateway/db';
 import type { AttemptParameters, AuthoriseRequest, ProviderResult, ReverseRequest } from '@gateway/providers';
 import type { ServiceConfig } from '../deps';
 import { connectorFor, REVERSAL_TIMEOUT_MS } from '../providers/connectors';
@@ -41,13 +41,17 @@ export function keeper(db: Db, params: AttemptParameters): NonNullable<Authorise
   };
 }
 
+/** What was kept of an attempt of the charge, if anything. */
+export const keptAttempt = (charge: Pick<Charge, 'attemptData'>, idempotencyKey: string): KeptAttempt | undefined =>
+  (charge.attemptData as Record<string, KeptAttempt> | null)?.[idempotencyKey];
+
 /**
  * The reversal of an attempt with what was kept of it (only the key when nothing was: nothing moved
  * money), and the provider's payment id when the gateway learnt it (a payment waiting for its payer).
  */
 async function reverseRequest(db: Db, idempotencyKey: string, providerChargeId?: string | null): Promise<ReverseRequest> {
   const charge = await db.charge.findUnique({ where: { id: chargeIdOf(idempotencyKey) }, select: { attemptData: true } });
-  const kept = (charge?.attemptData as Record<string, KeptAttempt> | null)?.[idempotencyKey];
+  const kept = charge ? keptAttempt(charge, idempotencyKey) : undefined;
   const known = providerChargeId ? { providerChargeId } : {};
   if (!kept) return { idempotencyKey, ...known };
   const { amount, ...rest } = kept;

@@ -1,7 +1,13 @@
-import { ApiError } from '@gateway/core';
-import type { Charge, Prisma, Provider } from '@gateway/db';
+import { ApiError, notFound, toWireAmount } from '@gateway/core';
+import type { Account, Charge, Prisma, Provider, UnknownOutcome } from '@gateway/db';
 import type { Dependencies } from '../deps';
+import { requireCurrency } from '../money';
 import { typeOfProvider } from '../providers/currencies';
+import type { createChargeLifecycle } from './lifecycle';
+import type { AbandonedRecovery } from './recovery';
+import { keptAttempt } from './reversal';
+
+type ChargeLifecycle = ReturnType<typeof createChargeLifecycle>;
 
 /**
  * Calls whose outcome nobody can know (docs/outcome-unknown.md). A provider without idempotency
@@ -13,6 +19,8 @@ import { typeOfProvider } from '../providers/currencies';
  */
 
 export type UnknownOperation = 'payment' | 'capture' | 'void' | 'refund';
+/** As staff see it: a payment that was an authorisation only is named so. */
+type HeldOperation = UnknownOperation | 'authorisation';
 
 /** Whether a call to this provider may be sent again with its key after a lost answer (every type but NAB Transact's). */
 export const resendable = (provider: Pick<Provider, 'type'>): boolean => typeOfProvider(provider).noIdempotency === undefined;
@@ -79,3 +87,99 @@ export function createUnknownOutcomes({ db, logger }: Pick<Dependencies, 'db' | 
 }
 
 export type UnknownOutcomes = ReturnType<typeof createUnknownOutcomes>;
+
+/** How staff found a held call at the provider. */
+export interface Settlement {
+  id: string;
+  made: boolean;
+  /** The provider's id of the payment or refund it made (NAB: txnID). */
+  transactionId?: string;
+  /** For an authorisation made, the provider's id of it (NAB: preauthID). */
+  authorisationId?: string;
+}
+
+/**
+ * Staff's list of held calls, and their settling (the dashboard's "Outcome unknown"): each as they
+ * found it at the provider, once; a second settling the same way changes nothing, another way is
+ * refused.
+ */
+export function createUnknownOutcomeSettling(
+  { db, clock, logger }: Pick<Dependencies, 'db' | 'clock' | 'logger'>,
+  settle: {
+    payment: AbandonedRecovery['settleHeldPayment'];
+    operation: ChargeLifecycle['settleHeld'];
+  },
+) {
+  async function list(account: Account, open: boolean) {
+    const held = await db.unknownOutcome.findMany({
+      where: { accountId: account.id, resolvedAt: open ? null : { not: null } },
+      orderBy: { dateAdded: 'desc' },
+      take: 100,
+      include: { charge: { select: { currency: true, reference: true, cardMasked: true, attemptData: true, provider: true } } },
+    });
+    return held.map(({ charge, ...row }) => ({
+      id: row.id,
+      chargeId: row.chargeId,
+      operation: (row.operation === 'payment' && !saleOf(charge, row.id) ? 'authorisation' : row.operation) as HeldOperation,
+      refundId: row.refundId,
+      providerId: row.providerId,
+      providerName: charge.provider?.name ?? '',
+      providerType: charge.provider?.type ?? '',
+      providerReference: row.providerReference,
+      amount: toWireAmount(row.amount, requireCurrency(charge.currency)),
+      currency: charge.currency,
+      reference: charge.reference,
+      cardMasked: charge.cardMasked,
+      dateAdded: row.dateAdded.toISOString(),
+      resolvedAt: row.resolvedAt?.toISOString() ?? null,
+      resolution: row.resolution as 'made' | 'not_made' | null,
+      resolvedBy: row.resolvedBy,
+    }));
+  }
+
+  async function resolve(account: Account, staff: string, settlement: Settlement): Promise<{ chargeId: string }> {
+    const held = await db.unknownOutcome.findFirst({
+      where: { id: settlement.id, accountId: account.id },
+      include: { charge: { include: { provider: true } } },
+    });
+    if (!held) throw notFound('NoTransactionFound', 'Unknown outcome');
+    const { charge, ...row } = held;
+    const resolution = settlement.made ? 'made' : 'not_made';
+    const reference = settlement.made ? madeAs(row, charge, settlement) : undefined;
+    const { count } = await db.unknownOutcome.updateMany({
+      where: { id: row.id, OR: [{ resolvedAt: null }, { resolution }] },
+      data: { resolvedAt: clock.now(), resolution, resolvedBy: staff },
+    });
+    if (count !== 1)
+      throw new ApiError('InvalidChargeStatus', { http: 409, message: `Staff already settled this ${row.operation} otherwise` });
+    if (row.operation === 'payment')
+      await settle.payment(row, reference !== undefined && { providerChargeId: reference, sale: saleOf(charge, row.id) });
+    else await settle.operation(row, reference !== undefined && { providerReference: reference });
+    logger.warn({ chargeId: row.chargeId, operation: row.operation, resolution, staff }, 'held call settled by staff');
+    return { chargeId: row.chargeId };
+  }
+
+  /** What staff found made, as the gateway names it: the payment's id at the provider, or the refund's (nothing for a capture or void). */
+  function madeAs(row: UnknownOutcome, charge: Charge & { provider: Provider | null }, settlement: Settlement): string {
+    const missing = (field: string, why: string) =>
+      new ApiError('ValidationError', { message: 'The request is not valid', details: { [field]: why } });
+    if (row.operation === 'capture' || row.operation === 'void') return '';
+    if (!settlement.transactionId) throw missing('transactionId', 'The provider’s id of what it made is required');
+    if (row.operation === 'refund' || !charge.provider) return settlement.transactionId;
+    const found = typeOfProvider(charge.provider).noIdempotency?.paymentFound({
+      idempotencyKey: row.id,
+      amount: row.amount,
+      currency: charge.currency,
+      capture: saleOf(charge, row.id),
+      transactionId: settlement.transactionId,
+      ...(settlement.authorisationId && { authorisationId: settlement.authorisationId }),
+    });
+    if (!found) throw missing('authorisationId', 'The provider’s id of the authorisation is required');
+    return found;
+  }
+
+  return { list, resolve };
+}
+
+/** Whether a held payment was a sale (else an authorisation only), as kept before it left (attempts.ts). */
+const saleOf = (charge: Pick<Charge, 'attemptData'>, idempotencyKey: string) => keptAttempt(charge, idempotencyKey)?.capture !== false;
