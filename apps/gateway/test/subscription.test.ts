@@ -549,14 +549,12 @@ describe('PUT /subscription/{id}', () => {
 });
 
 describe('PUT /subscription/{id}: the payee of the next payment', () => {
-  /** An acquirer slow enough that a change lands while a payment is at it. */
-  const SLOW = { ...STEADY, name: 'Slow acquirer', latency: { minMs: 1500, maxMs: 1500 } };
   let b: TestAccount;
   let bApi: ReturnType<typeof subscriptionsOf>;
   let nabProviderId: string;
 
   beforeAll(async () => {
-    b = await createAccount(t, [STEADY, SLOW]);
+    b = await createAccount(t, [STEADY]);
     bApi = subscriptionsOf(b);
     const created = await b.api.post('/provider', {
       type: 'nab_transact',
@@ -704,6 +702,44 @@ describe('PUT /subscription/{id}: the payee of the next payment', () => {
       await b.api.delete(`/subscription/${id}`);
     },
   );
+});
+
+describe('a change of currency while a payment is at the acquirer', () => {
+  it('leaves that payment in the amount and currency it started with, uncounted in the new currency; the next ones are in the new', async () => {
+    const b = await createAccount(t, [STEADY, { ...STEADY, name: 'Slow acquirer', latency: { minMs: 1500, maxMs: 1500 } }]);
+    const bApi = subscriptionsOf(b);
+    const slowCard = await bApi.savedCard(undefined, b.providerIds[1]);
+    const { id } = await bApi.subscribe({ paymentMethodId: slowCard.paymentMethodId, amount: 10, startDate: hours(1).toISOString() });
+    now = hours(1);
+    const due = now;
+    const billing = runDue();
+    const db = t.gateway.database.prisma;
+    const inFlight = () => db.charge.findFirst({ where: { subscriptionId: id } });
+    await within(10_000, async () => (await inFlight())?.status === 'PROCESSING');
+
+    // 50 USD in all: two payments of 25 USD, whatever the payment in flight brings in AUD.
+    const changed = await b.api.put(`/subscription/${id}`, { amount: 25, currency: 'USD', endAfter: { amount: 50 } });
+    expect(changed.body).toMatchObject({ amount: 25, currency: 'USD', status: 'Active' });
+    // The change did not wait for the acquirer.
+    expect((await inFlight())?.status).toBe('PROCESSING');
+    await billing;
+
+    for (let n = 1; n <= 3; n += 1) await advanceTo(new Date(due.getTime() + n * 86_400_000));
+    const charges = await bApi.chargesOf(id);
+    expect(charges.map((c) => [c.status, c.amount, c.currency])).toEqual([
+      ['SUCCESS', 10, 'AUD'],
+      ['SUCCESS', 25, 'USD'],
+      ['SUCCESS', 25, 'USD'],
+    ]);
+    // At the acquirer too: never the old amount in the new currency, nor the new amount in the old.
+    const atAcquirer = await Promise.all(charges.map((c) => moneyAtAcquirer(t, c.chargeId)));
+    expect(atAcquirer).toEqual([
+      [{ amount: '1000', currency: 'AUD' }],
+      [{ amount: '2500', currency: 'USD' }],
+      [{ amount: '2500', currency: 'USD' }],
+    ]);
+    expect(await bApi.statusOf(id)).toBe('Complete');
+  });
 });
 
 describe('GET /subscription', () => {
