@@ -114,12 +114,15 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
       }),
     });
     expect(authorised.status).toBe(200);
+    // The merchant changes the currency meanwhile: the payment under way keeps the money it began with.
+    const changed = await a.api.put(`/subscription/${id}`, { amount: 20, currency: 'USD' });
+    expect(changed.body).toMatchObject({ amount: 20, currency: 'USD' });
 
     // Hours later: the maintenance sweep, which fails charges abandoned in PROCESSING, leaves this one to its billing job.
     now = hours(3);
     await t.gateway.worker.runDue();
-    expect(await api.chargesOf(id)).toMatchObject([{ chargeId, status: 'SUCCESS', amount: 10, subscriptionId: id }]);
-    expect(live(chargeId).map((x) => x.idempotencyKey)).toEqual([`${chargeId}:1`]);
+    expect(await api.chargesOf(id)).toMatchObject([{ chargeId, status: 'SUCCESS', amount: 10, currency: 'AUD', subscriptionId: id }]);
+    expect(live(chargeId).map((x) => [x.idempotencyKey, x.amount, x.currency])).toEqual([[`${chargeId}:1`, 1000n, 'AUD']]);
     expect((await progressOf(id)).paymentCount).toBe(1);
     await a.api.delete(`/subscription/${id}`);
   });

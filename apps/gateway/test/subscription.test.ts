@@ -1,7 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { dueDate, type BillingInterval } from '@gateway/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, createAccount, moneyAtAcquirer, startTestGateway, type TestAccount, type TestGateway } from './harness';
+import { startFakeNab, type FakeNab } from '@gateway/provider-fakes';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  card,
+  createAccount,
+  moneyAtAcquirer,
+  startTestGateway,
+  within,
+  type ApiResponse,
+  type TestAccount,
+  type TestGateway,
+} from './harness';
 import { STEADY, subscriptionsOf } from './subscription-support';
 import { expectSigned, startReceiver, type Receiver } from './webhook-receiver';
 
@@ -14,12 +24,15 @@ let t: TestGateway;
 let a: TestAccount;
 let api: ReturnType<typeof subscriptionsOf>;
 let receiver: Receiver;
+/** NAB Transact, a provider type that takes AUD only: a payment method that cannot pay other currencies. */
+let nab: FakeNab;
 let now = new Date('2027-01-31T09:00:30Z');
 const clock = { now: () => new Date(now) };
 const DECLINED = '4000000000009995';
 
 beforeAll(async () => {
-  t = await startTestGateway({ clock });
+  nab = await startFakeNab({ merchantId: 'XYZ0010', password: 'abcd1234' });
+  t = await startTestGateway({ clock, providerEndpoints: { nab_transact: nab.url } });
   a = await createAccount(t, [STEADY]);
   api = subscriptionsOf(a);
   receiver = await startReceiver();
@@ -27,6 +40,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await receiver.close();
   await t.close();
+  await nab.close();
 });
 
 const runDue = () => t.gateway.worker.runDue();
@@ -531,6 +545,200 @@ describe('PUT /subscription/{id}', () => {
     expect(await a.api.put(`/subscription/${id}`, { amount: 5 })).toMatchObject({ status: 400, body: { code: 90 } });
     expect(await a.api.delete(`/subscription/${id}`)).toMatchObject({ status: 400, body: { code: 90 } });
     expect(await api.setStatus(id, 'Active')).toMatchObject({ status: 400, body: { code: 90 } });
+  });
+});
+
+describe('PUT /subscription/{id}: the payee of the next payment', () => {
+  let b: TestAccount;
+  let bApi: ReturnType<typeof subscriptionsOf>;
+  let nabProviderId: string;
+
+  beforeAll(async () => {
+    b = await createAccount(t, [STEADY]);
+    bApi = subscriptionsOf(b);
+    const created = await b.api.post('/provider', {
+      type: 'nab_transact',
+      name: 'NAB',
+      environment: 'SANDBOX',
+      currency: 'AUD',
+      country: 'AUS',
+      authenticationParameters: { MerchantId: 'XYZ0010', Password: 'abcd1234' },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    nabProviderId = String(created.body.providerId);
+  });
+
+  /** A PayTo agreement in AUD, of at most `maximumAmount` AUD a payment. */
+  async function agreement(maximumAmount: number) {
+    const { status, body } = await b.api.post('/payment_method/payto', {
+      providerId: b.providerIds[0],
+      payerName: 'Pat Payer',
+      payerPayIdDetails: { payId: 'pat@example.com', payIdType: 'EMAIL' },
+      description: 'Rent',
+      maximumAmount,
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    return String(body.paymentMethodId);
+  }
+
+  /** A card saved at `providerId`, charged instead of it after a retryable failure when `fallbackPaymentMethodId` is given. */
+  async function savedCard(providerId: string, number?: string, fallbackPaymentMethodId?: string) {
+    const { status, body } = await b.api.post('/payment_method/card', {
+      providerId,
+      paymentInformation: card(number),
+      fallbackPaymentMethodId,
+    });
+    expect(status, JSON.stringify(body)).toBe(201);
+    return String(body.paymentMethodId);
+  }
+
+  /** The error body (wire.md §0.7) of a refusal with `code`, for the request to `resource`. */
+  function expectRefused(response: ApiResponse, code: number, resource: string) {
+    expect(response.status, JSON.stringify(response.body)).toBe(400);
+    expect(response.body).toMatchObject({ code, isRetryable: false, resource, gatewayCode: null, gatewayMessage: null });
+    expect(typeof response.body.message).toBe('string');
+  }
+
+  it('is checked as its charge will check it: the PayTo agreement’s maximum too, at the creation and at the change', async () => {
+    const rent = await agreement(500);
+    const later = days(30).toISOString();
+    const over = await b.api.post('/subscription/payment_method', { paymentMethodId: rent, amount: 600, startDate: later });
+    expectRefused(over, 24, '/subscription/payment_method');
+    expect(over.body.message).toContain('at most 500 AUD');
+    const { id } = await bApi.subscribe({ paymentMethodId: rent, amount: 500, startDate: later });
+    expectRefused(await b.api.put(`/subscription/${id}`, { amount: 600 }), 24, `/subscription/${id}`);
+    // The charge the next payment makes answers the same.
+    expectRefused(await b.api.post('/charge/payment_method', { paymentMethodId: rent, amount: 600 }), 24, '/charge/payment_method');
+    expect((await b.api.get(`/subscription/${id}`)).body).toMatchObject({ amount: 500, currency: 'AUD', status: 'Active' });
+    // A removed payment method: its payments are refused (73), so is a new amount; what pays nothing new is not checked.
+    expect((await b.api.delete(`/payment_method/${rent}`)).status).toBe(200);
+    expectRefused(await b.api.put(`/subscription/${id}`, { amount: 400 }), 73, `/subscription/${id}`);
+    expect((await b.api.put(`/subscription/${id}`, { amount: 500, metadata: { plan: 'kept' } })).status).toBe(200);
+    await b.api.delete(`/subscription/${id}`);
+  });
+
+  it('is the payment method billing charges: a fallback that cannot take the currency is skipped, not refused', async () => {
+    // A card at NAB (AUD only) whose fallback is a card at the simulated acquirer (every currency):
+    // its payments are refused in USD before any fallback is tried, so the change is too.
+    const anyCurrency = await savedCard(b.providerIds[0]!);
+    const atNab = await savedCard(nabProviderId, undefined, anyCurrency);
+    const onNab = await bApi.subscribe({ paymentMethodId: atNab, startDate: days(30).toISOString() });
+    const refused = await b.api.put(`/subscription/${onNab.id}`, { amount: 10, currency: 'USD' });
+    expectRefused(refused, 29, `/subscription/${onNab.id}`);
+    expect(refused.body.message).toContain('nab_transact');
+    expectRefused(
+      await b.api.post('/charge/payment_method', { paymentMethodId: atNab, amount: 10, currency: 'USD' }),
+      29,
+      '/charge/payment_method',
+    );
+    expect((await b.api.get(`/subscription/${onNab.id}`)).body).toMatchObject({ currency: 'AUD', paymentMethodId: atNab });
+
+    // The other way round: a card failing with a retryable error, whose fallback is at NAB. In AUD
+    // the fallback pays; in USD billing skips it, so the change is taken and the payment fails.
+    const failing = await savedCard(b.providerIds[0]!, '4000000000000119', await savedCard(nabProviderId));
+    const { id } = await bApi.subscribe({ paymentMethodId: failing, interval: 'Day' });
+    await runDue();
+    const changed = await b.api.put(`/subscription/${id}`, { amount: 10, currency: 'USD' });
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    await advanceTo(days(1));
+    const [inAud, inUsd] = await bApi.chargesOf(id);
+    expect(inAud).toMatchObject({ status: 'SUCCESS', currency: 'AUD', providerId: nabProviderId });
+    expect(inUsd).toMatchObject({
+      status: 'FAILED',
+      currency: 'USD',
+      providerId: b.providerIds[0],
+      paymentInformation: { paymentMethodId: failing },
+    });
+    expect(nab.transactions().filter((x) => x.purchaseOrderNo.startsWith(`${String(inUsd?.chargeId)}:`))).toEqual([]);
+    expect(await bApi.statusOf(id)).toBe('Suspended');
+    await b.api.delete(`/subscription/${onNab.id}`);
+    await b.api.delete(`/subscription/${id}`);
+  });
+
+  // Needs a database server: two requests waiting on one row lock.
+  it.runIf(inject('databaseServerUrl'))(
+    'is read under the lock of the change: a change of currency racing a change of payment method leaves a payee that can take it',
+    async () => {
+      const anyCurrency = await savedCard(b.providerIds[0]!);
+      const inAud = await agreement(500);
+      const { id } = await bApi.subscribe({ paymentMethodId: anyCurrency, startDate: days(30).toISOString() });
+      const db = t.gateway.database.prisma;
+      const lockWaits = async () =>
+        Number(
+          (
+            await db.$queryRaw<[{ n: bigint }]>`
+              SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`
+          )[0].n,
+        );
+      // The row is held while both requests arrive, the change of payment method first: each then
+      // waits for the lock, having read whatever it reads before taking it.
+      let release: () => void = () => undefined;
+      let held: () => void = () => undefined;
+      const holding = new Promise<void>((resolve) => (held = resolve));
+      const holder = db.$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT 1 FROM "Subscription" WHERE "id" = ${id} FOR UPDATE`;
+          held();
+          await new Promise<void>((resolve) => (release = resolve));
+        },
+        { timeout: 30_000 },
+      );
+      await holding;
+      const moved = b.api.put(`/subscription/${id}`, { paymentMethodId: inAud });
+      await within(10_000, async () => (await lockWaits()) === 1);
+      const inUsd = b.api.put(`/subscription/${id}`, { amount: 10, currency: 'USD' });
+      await within(10_000, async () => (await lockWaits()) === 2);
+      release();
+      await holder;
+      const answers = await Promise.all([moved, inUsd]);
+
+      // One of them is refused (29: the PayTo agreement is in AUD), whichever came second; the other is what the subscription is.
+      expect(answers.map((x) => x.status).sort()).toEqual([200, 400]);
+      const refused = answers.find((x) => x.status === 400)!;
+      expect(refused.body).toMatchObject({ code: 29, message: expect.stringContaining('The PayTo agreement is in AUD') });
+      const kept = (await b.api.get(`/subscription/${id}`)).body;
+      expect(kept).toEqual(answers.find((x) => x.status === 200)!.body);
+      expect([kept.paymentMethodId, kept.currency]).not.toEqual([inAud, 'USD']);
+      await b.api.delete(`/subscription/${id}`);
+    },
+  );
+});
+
+describe('a change of currency while a payment is at the acquirer', () => {
+  it('leaves that payment in the amount and currency it started with, uncounted in the new currency; the next ones are in the new', async () => {
+    const b = await createAccount(t, [STEADY, { ...STEADY, name: 'Slow acquirer', latency: { minMs: 1500, maxMs: 1500 } }]);
+    const bApi = subscriptionsOf(b);
+    const slowCard = await bApi.savedCard(undefined, b.providerIds[1]);
+    const { id } = await bApi.subscribe({ paymentMethodId: slowCard.paymentMethodId, amount: 10, startDate: hours(1).toISOString() });
+    now = hours(1);
+    const due = now;
+    const billing = runDue();
+    const db = t.gateway.database.prisma;
+    const inFlight = () => db.charge.findFirst({ where: { subscriptionId: id } });
+    await within(10_000, async () => (await inFlight())?.status === 'PROCESSING');
+
+    // 50 USD in all: two payments of 25 USD, whatever the payment in flight brings in AUD.
+    const changed = await b.api.put(`/subscription/${id}`, { amount: 25, currency: 'USD', endAfter: { amount: 50 } });
+    expect(changed.body).toMatchObject({ amount: 25, currency: 'USD', status: 'Active' });
+    // The change did not wait for the acquirer.
+    expect((await inFlight())?.status).toBe('PROCESSING');
+    await billing;
+
+    for (let n = 1; n <= 3; n += 1) await advanceTo(new Date(due.getTime() + n * 86_400_000));
+    const charges = await bApi.chargesOf(id);
+    expect(charges.map((c) => [c.status, c.amount, c.currency])).toEqual([
+      ['SUCCESS', 10, 'AUD'],
+      ['SUCCESS', 25, 'USD'],
+      ['SUCCESS', 25, 'USD'],
+    ]);
+    // At the acquirer too: never the old amount in the new currency, nor the new amount in the old.
+    const atAcquirer = await Promise.all(charges.map((c) => moneyAtAcquirer(t, c.chargeId)));
+    expect(atAcquirer).toEqual([
+      [{ amount: '1000', currency: 'AUD' }],
+      [{ amount: '2500', currency: 'USD' }],
+      [{ amount: '2500', currency: 'USD' }],
+    ]);
+    expect(await bApi.statusOf(id)).toBe('Complete');
   });
 });
 

@@ -85,6 +85,9 @@ const linksOf = ({ subscriptionId, batchId, paymentLinkId }: ChargeOrigin) => ({
 
 const vaultReader = (account: Account) => `secret-key:…${account.secretKeyHint}`;
 
+/** What reads payment methods and providers: the database client, or a transaction's. */
+type Reader = Prisma.TransactionClient;
+
 /**
  * Charges on stored details: a saved payment method (falling back to its fallbackPaymentMethodId
  * after a retryable failure), a customer's default method, a payment token, a network token, a
@@ -101,9 +104,9 @@ export function createStoredCharging(
   }
 
   /** The route of a saved card; none when its provider's type cannot take this amount and currency (a fallback is then skipped). */
-  async function cardRoute(method: PaymentMethod, amount: bigint, currency: Currency): Promise<ChargeRoute | undefined> {
+  async function cardRoute(method: PaymentMethod, amount: bigint, currency: Currency, client: Reader): Promise<ChargeRoute | undefined> {
     if (method.type !== 'CARD' || !method.providerId || !method.providerPaymentMethodId) return undefined;
-    const provider = await requireProvider(db, method.accountId, method.providerId);
+    const provider = await requireProvider(client, method.accountId, method.providerId);
     if (chargeRefusal(typeOfProvider(provider), currency, amount)) return undefined;
     return {
       provider,
@@ -128,10 +131,10 @@ export function createStoredCharging(
   }
 
   /** The account's payment methods with these ids, removed ones too, in one statement (none when there are no ids). */
-  async function methodsById(account: Account, ids: Array<string | null>): Promise<Map<string, PaymentMethod>> {
+  async function methodsById(account: Account, ids: Array<string | null>, client: Reader = db): Promise<Map<string, PaymentMethod>> {
     const wanted = [...new Set(ids)].filter((id) => id !== null);
     if (wanted.length === 0) return new Map();
-    const methods = await db.paymentMethod.findMany({ where: { accountId: account.id, id: { in: wanted } } });
+    const methods = await client.paymentMethod.findMany({ where: { accountId: account.id, id: { in: wanted } } });
     return new Map(methods.map((method) => [method.id, method]));
   }
 
@@ -155,9 +158,10 @@ export function createStoredCharging(
     fallback: PaymentMethod | null,
     input: ChargeFieldsInput & { recurring?: boolean },
     origin: ChargeOrigin,
+    client: Reader = db,
   ): Promise<{ debit: DebitPlan } | { card: CardCharge }> {
     if (!method.providerId) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method has no provider' });
-    const provider = await requireProvider(db, account.id, method.providerId);
+    const provider = await requireProvider(client, account.id, method.providerId);
     const { currency, amount } = chargeMoney(provider, input);
     const { heldKey } = origin;
     const chargeId = origin.chargeId ?? heldKey?.resourceId;
@@ -207,12 +211,12 @@ export function createStoredCharging(
       };
     }
 
-    const first = await cardRoute(method, amount, currency);
+    const first = await cardRoute(method, amount, currency, client);
     if (!first) throw new ApiError('InvalidPaymentMethod', { message: 'The payment method cannot be charged' });
     // A batch row or a subscription payment is made without its payer: never asked to authenticate.
     const payerPresent = !origin.batchId && !origin.subscriptionId;
     const threeDs = payerPresent ? threeDsPlan(account, input, { publicUrl: config.publicUrl, browser: origin.browser }) : undefined;
-    const second = fallback ? await cardRoute(fallback, amount, currency) : undefined;
+    const second = fallback ? await cardRoute(fallback, amount, currency, client) : undefined;
     const routes = second ? [first, second] : [first];
     const row = chargeRow(
       account,
@@ -249,6 +253,18 @@ export function createStoredCharging(
       if (vaultItemId) await vault.consumeCcv(account, vaultItemId);
   }
 
+  /** What charging `method` takes (planCharge), with its fallback when it has an active one. */
+  async function planMethodCharge(
+    account: Account,
+    method: PaymentMethod,
+    input: ChargeFieldsInput & { recurring?: boolean },
+    origin: ChargeOrigin,
+    client: Reader = db,
+  ) {
+    const fallback = fallbackIn(await methodsById(account, fallbackIds([method]), client), method);
+    return planCharge(account, method, fallback, input, origin, client);
+  }
+
   async function chargeMethod(
     account: Account,
     method: PaymentMethod,
@@ -256,8 +272,7 @@ export function createStoredCharging(
     origin: ChargeOrigin = {},
     resume = false,
   ) {
-    const fallback = fallbackIn(await methodsById(account, fallbackIds([method])), method);
-    const planned = await planCharge(account, method, fallback, input, origin);
+    const planned = await planMethodCharge(account, method, input, origin);
     if ('debit' in planned) return debits.debit(account, planned.debit);
     const { card } = planned;
     const charge = resume
@@ -272,6 +287,18 @@ export function createStoredCharging(
 
   async function createPaymentMethodCharge(account: Account, input: PaymentMethodChargeInput, origin?: ChargeOrigin) {
     return chargeMethod(account, await paymentMethods.activeMethod(account, input.paymentMethodId), input, origin);
+  }
+
+  /**
+   * Throws what createPaymentMethodCharge would refuse this charge with before calling any
+   * provider (the same method, fallback and plan: a removed method, a provider or PayTo agreement
+   * that cannot take the amount and currency…; a fallback that cannot take them is skipped, as the
+   * charge skips it); writes nothing. Through `client`, a transaction's, a caller checks a charge
+   * it will make later against what that transaction reads and writes (a subscription's change).
+   */
+  async function checkPaymentMethodCharge(account: Account, input: PaymentMethodChargeInput, origin: ChargeOrigin, client: Reader) {
+    const method = await paymentMethods.activeMethod(account, input.paymentMethodId, client);
+    await planMethodCharge(account, method, input, origin, client);
   }
 
   /**
@@ -565,6 +592,7 @@ export function createStoredCharging(
 
   return {
     createPaymentMethodCharge,
+    checkPaymentMethodCharge,
     createPaymentMethodCharges,
     resumePaymentMethodCharge,
     createCustomerCharge,

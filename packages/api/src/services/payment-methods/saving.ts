@@ -66,10 +66,14 @@ export function requireActive<T extends Pick<PaymentMethod, 'dateRemoved'>>(meth
  * and sealed in our vault; PayTo agreements are set up; bank accounts are kept as given.
  */
 export function createSaving({ db, clock, logger, config }: Dependencies, { vault, tokens }: SavingDeps) {
-  /** An active payment method of the account: 404 (56) unknown, 73 removed. */
-  async function activeMethod(account: Account, paymentMethodId: string): Promise<PaymentMethodRecord> {
+  /** An active payment method of the account: 404 (56) unknown, 73 removed. Read through `client` (a transaction's) when given. */
+  async function activeMethod(
+    account: Account,
+    paymentMethodId: string,
+    client: Prisma.TransactionClient = db,
+  ): Promise<PaymentMethodRecord> {
     return requireActive(
-      await db.paymentMethod.findFirst({ where: { id: paymentMethodId, accountId: account.id }, include: paymentMethodInclude }),
+      await client.paymentMethod.findFirst({ where: { id: paymentMethodId, accountId: account.id }, include: paymentMethodInclude }),
     );
   }
 

@@ -1,6 +1,9 @@
-import type { Db, Provider, ProviderFee } from '@gateway/db';
+import type { Db, Prisma, Provider, ProviderFee } from '@gateway/db';
 
 export type ProviderWithFees = Provider & { fees: ProviderFee[] };
+
+/** What reads providers: the database client, or a transaction's (never cached). */
+export type ProviderReader = Db | Prisma.TransactionClient;
 
 /** The channel a database trigger notifies on every change of a provider or its fees (migration perf_provider_change_notices). */
 export const PROVIDER_CHANGES = 'gateway_provider_changes';
@@ -23,7 +26,7 @@ interface Cache {
 
 // Keyed by the database client, so that the many callers of requireProvider(db, …) need no new
 // argument: a client whose changes are heard (cacheProviders) is cached, any other (a transaction's) is not.
-const caches = new WeakMap<Db, Cache>();
+const caches = new WeakMap<ProviderReader, Cache>();
 
 function forget(cache: Cache) {
   cache.generation += 1;
@@ -61,7 +64,7 @@ export function forgetProviders(db: Db): void {
 }
 
 /** The account's active providers with their fees, oldest first (shared and frozen when cached: never change them). */
-export async function activeProviders(db: Db, accountId: string): Promise<readonly ProviderWithFees[]> {
+export async function activeProviders(db: ProviderReader, accountId: string): Promise<readonly ProviderWithFees[]> {
   const cache = caches.get(db);
   const kept = cache?.listening ? cache.accounts.get(accountId) : undefined;
   if (kept) return kept;

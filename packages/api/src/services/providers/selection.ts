@@ -14,7 +14,7 @@ import {
 import type { Db, Provider } from '@gateway/db';
 import { requireCurrency } from '../money';
 import { chargeRefusal, typeOfProvider } from './currencies';
-import { activeProviders, type ProviderWithFees } from './provider-cache';
+import { activeProviders, type ProviderReader, type ProviderWithFees } from './provider-cache';
 import { CARD_PROVIDER_TYPES } from './provider-types';
 
 export type { ProviderWithFees };
@@ -44,7 +44,12 @@ export function estimatedCost(provider: ProviderWithFees, iin: IinData, currency
 }
 
 /** An active provider of the account, or 39 Invalid Provider Id (400; 404 for an id in the path). */
-export async function requireProvider(db: Db, accountId: string, providerId: string, http: 400 | 404 = 400): Promise<ProviderWithFees> {
+export async function requireProvider(
+  db: ProviderReader,
+  accountId: string,
+  providerId: string,
+  http: 400 | 404 = 400,
+): Promise<ProviderWithFees> {
   const provider = (await activeProviders(db, accountId)).find((p) => p.id === providerId);
   if (!provider) throw new ApiError('InvalidProviderId', { http, message: `No provider ${providerId}` });
   return provider;

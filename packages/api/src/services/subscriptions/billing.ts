@@ -11,7 +11,7 @@ import {
   type EndAfter,
   type SubscriptionStatus,
 } from '@gateway/core';
-import type { Charge, Prisma, Subscription } from '@gateway/db';
+import type { Account, Charge, Prisma, Subscription } from '@gateway/db';
 import type { JobHandler } from '@gateway/jobs';
 import type { ChargeService } from '../charges';
 import type { Dependencies } from '../deps';
@@ -61,7 +61,7 @@ const awaits = (s: Subscription, job: BillingJob) =>
   s.status === 'Active' && s.nextBillingAt?.toISOString() === job.dueAt && s.failedTries === job.tries;
 
 export interface BillingDeps {
-  charges: Pick<ChargeService, 'createPaymentMethodCharge' | 'resumePaymentMethodCharge'>;
+  charges: Pick<ChargeService, 'createPaymentMethodCharge' | 'checkPaymentMethodCharge' | 'resumePaymentMethodCharge'>;
   webhooks: Pick<WebhookService, 'record'>;
 }
 
@@ -128,6 +128,18 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
     webhook: openWebhook(config.keyring, 'Subscription', s.id, s.webhook) ?? undefined,
   });
 
+  /** The next payment of the subscription: its amount (what endAfter.amount leaves, if less), in its currency, on its payment method. */
+  const nextPayment = (s: Subscription) => paymentOf(s, { amount: nextPaymentAmount(s.amount, endAfterOf(s), s), currency: s.currency });
+
+  /**
+   * Throws the refusal the subscription's next payment would meet before any provider is called
+   * (a payment method or provider that cannot take its currency and amount…): the check its charge
+   * makes (checkPaymentMethodCharge), on the subscription as `tx` reads it. A change checks the row
+   * it wrote, under its lock, so no other change slips between the check and the write.
+   */
+  const checkNextPayment = (tx: Prisma.TransactionClient, account: Account, s: Subscription) =>
+    charges.checkPaymentMethodCharge(account, nextPayment(s), { subscriptionId: s.id }, tx);
+
   /**
    * Runs `call`, which makes (or finishes) the charge `chargeId`, and reads the charge it left;
    * null when the payment was refused before a charge was stored (a removed payment method…). An
@@ -153,7 +165,9 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
     let charge = await db.charge.findUnique({ where: { id: chargeId } });
     if (!charge) {
       if (!awaits(s, job)) return;
-      const payment = paymentOf(s, { amount: nextPaymentAmount(s.amount, endAfterOf(s), s), currency: s.currency });
+      // Amount, currency and payment method are the row read above, as one: a change that commits
+      // meanwhile applies from the next payment (docs/decisions.md#subscriptions).
+      const payment = nextPayment(s);
       charge = await charging(chargeId, () => charges.createPaymentMethodCharge(s.account, payment, { chargeId, subscriptionId: s.id }));
     } else if (charge.status === 'PROCESSING' && charge.paymentType === 'CARD') {
       // That run died during the provider call: the same keys again (and the same money, whatever
@@ -176,5 +190,5 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
     });
   };
 
-  return { schedule, statusChanged, jobHandlers: { [BILLING_QUEUE]: bill } };
+  return { schedule, statusChanged, checkNextPayment, jobHandlers: { [BILLING_QUEUE]: bill } };
 }

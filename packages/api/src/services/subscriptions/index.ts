@@ -9,15 +9,13 @@ import {
   type Currency,
   type SubscriptionStatus,
 } from '@gateway/core';
-import { Prisma, type Account, type PaymentMethod, type Provider, type Subscription } from '@gateway/db';
+import { Prisma, type Account, type Subscription } from '@gateway/db';
 import type { NewSubscription, SubscriptionChanges, SubscriptionView } from '../../schemas/subscription';
 import { amountRange, dateRange, paging } from '../../schemas/search';
 import type { Dependencies } from '../deps';
 import { bindKey, type HeldKey } from '../idempotency';
 import { requireAmount, requireCurrency } from '../money';
-import { agreementRefusal } from '../charges/stored';
 import type { PaymentMethodService } from '../payment-methods';
-import { chargeMoney, chargeRefusal, typeOfProvider } from '../providers/currencies';
 import { requireProvider } from '../providers/selection';
 import { sealWebhook } from '../webhooks';
 import { createBilling, endAfterOf, lockSubscription, scheduleOf, stopped, type BillingDeps } from './billing';
@@ -33,12 +31,6 @@ export interface SubscriptionSearch {
   sortBy?: 'None' | 'Date' | 'Status' | 'Currency';
   limit?: number;
   skip?: number;
-}
-
-/** A payment method that pays a subscription, with its provider. */
-interface Payee {
-  method: Pick<PaymentMethod, 'type' | 'payTo'>;
-  provider: Provider;
 }
 
 const subscriptionNotFound = () => notFound('InvalidSubscriptionId', 'Subscription');
@@ -62,6 +54,10 @@ function terms(input: Pick<NewSubscription, 'endAfter' | 'retry'>, currency: Cur
   };
 }
 
+/** Whether the subscription's payments change who pays them or what they are (what a change must check). */
+const paysDifferently = (before: Subscription, after: Subscription) =>
+  after.paymentMethodId !== before.paymentMethodId || after.amount !== before.amount || after.currency !== before.currency;
+
 /**
  * Subscriptions: recurring payments of a saved payment method (docs/api.md#subscriptions, the
  * rules in docs/decisions.md#subscriptions). Every change locks the row, so the scheduler
@@ -81,23 +77,18 @@ export function createSubscriptionService(
     return { method, provider: await requireProvider(db, account.id, method.providerId) };
   }
 
-  /** The subscription's payment method now, with its provider, when it still has one. */
-  async function currentPayee(account: Account, subscriptionId: string) {
-    const s = await db.subscription.findFirst({ where: { id: subscriptionId, accountId: account.id }, select: { paymentMethodId: true } });
-    const method =
-      s && (await db.paymentMethod.findFirst({ where: { id: s.paymentMethodId, accountId: account.id }, include: { provider: true } }));
-    return method?.provider ? { method, provider: method.provider } : undefined;
-  }
-
-  /** Why this payment method cannot pay `amount` of `currency` (its provider's type, or its PayTo agreement), if it cannot. */
-  const paymentRefusal = ({ method, provider }: Payee, currency: Currency, amount: bigint) =>
-    chargeRefusal(typeOfProvider(provider), currency, amount) ?? agreementRefusal(method, provider, currency);
-
+  /**
+   * Applies `decide` to the subscription under its row lock. A change of payment method, amount or
+   * currency of a subscription that still bills is checked on the row as written, in the same
+   * transaction, as its next payment's charge will check it (billing.checkNextPayment): its refusal
+   * (400) undoes the change, and no other change can come between the check and the write.
+   */
   async function change(account: Account, id: string, decide: (s: Subscription) => Prisma.SubscriptionUpdateInput) {
     const updated = await db.$transaction(async (tx) => {
       const s = await lockSubscription(tx, account.id, id);
       if (!s) throw subscriptionNotFound();
       const next = await tx.subscription.update({ where: { id }, data: decide(s) });
+      if (next.status !== 'Complete' && paysDifferently(s, next)) await billing.checkNextPayment(tx, account, next);
       if (next.status !== s.status) await billing.statusChanged(tx, next);
       return next;
     });
@@ -109,9 +100,8 @@ export function createSubscriptionService(
 
     async create(account: Account, input: NewSubscription, heldKey?: HeldKey): Promise<SubscriptionView> {
       const { method, provider } = await chargeableMethod(account, input.paymentMethodId);
-      const { currency, amount } = chargeMoney(provider, input);
-      const refused = agreementRefusal(method, provider, currency);
-      if (refused) throw refused;
+      const currency = requireCurrency(input.currency ?? provider.currency);
+      const amount = requireAmount(input.amount, currency);
       const now = clock.now();
       const startDate = input.startDate ?? now;
       // A start in the past is billed once now; the schedule then goes on from startDate.
@@ -142,6 +132,8 @@ export function createSubscriptionService(
             nextBillingAt: firstDue,
           },
         });
+        // Refused as its first payment would be (a currency the provider does not take…), not at it.
+        await billing.checkNextPayment(tx, account, row);
         await billing.schedule(tx, row);
         await bindKey(tx, heldKey, { type: 'subscription', id });
         return row;
@@ -158,15 +150,12 @@ export function createSubscriptionService(
     /**
      * Replaces the terms (endAfter, retry, webhook: absent = none); amount, currency (with an
      * amount), interval, frequency, metadata and the payment method (our extension) stay when absent
-     * (amount and frequency also when 0). The provider that will take the payments must take their
-     * currency and amount now, not at the next billing. The payment already scheduled keeps its
-     * date (and is made in the new currency); the ones after it follow the new schedule, still
-     * counted from startDate.
+     * (amount and frequency also when 0). The payment method must be able to make the next payment
+     * now, not at the next billing (change). The payment already scheduled keeps its date (and is
+     * made in the new currency, unless already in flight); the ones after it follow the new
+     * schedule, still counted from startDate.
      */
     async update(account: Account, id: string, changes: SubscriptionChanges): Promise<SubscriptionView> {
-      const replacement = changes.paymentMethodId === undefined ? undefined : await chargeableMethod(account, changes.paymentMethodId);
-      const moneyChanges = changes.amount !== undefined || changes.currency !== undefined;
-      const payee = replacement ?? (moneyChanges ? await currentPayee(account, id) : undefined);
       return change(account, id, (s) => {
         if (s.status === 'Cancelled' || s.status === 'Complete') {
           throw new ApiError('ValidationError', { message: `A ${s.status} subscription cannot be changed` });
@@ -181,8 +170,6 @@ export function createSubscriptionService(
           });
         }
         const amount = newAmount ?? s.amount;
-        const refused = payee && paymentRefusal(payee, currency, amount);
-        if (refused) throw refused;
         const fields = terms(changes, currency);
         // endAfter.amount counts the payments made in the subscription's currency: a new one starts from nothing.
         const progress = newCurrency ? { paidAmount: 0n } : {};
@@ -190,7 +177,7 @@ export function createSubscriptionService(
           amount,
           currency: currency.code,
           ...progress,
-          ...(replacement && { paymentMethodId: replacement.method.id }),
+          ...(changes.paymentMethodId !== undefined && { paymentMethodId: changes.paymentMethodId }),
           interval: changes.interval ?? s.interval,
           frequency: changes.frequency || s.frequency,
           ...fields,
