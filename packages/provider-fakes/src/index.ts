@@ -48,6 +48,7 @@ export {
   type CheckoutJournalEntry,
   type CheckoutViolation,
   type FakeCheckout,
+  type FakeCheckoutAction,
   type FakeCheckoutOptions,
   type FakeCheckoutPayment,
   type FakeInstrument,

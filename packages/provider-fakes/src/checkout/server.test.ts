@@ -9,6 +9,7 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
+const auth = { authorization: `Bearer ${SECRET_KEY}`, 'content-type': 'application/json' };
 const pay = (body: Record<string, unknown>, key?: string, secret = SECRET_KEY) =>
   fetch(`${fake.url}/payments`, {
     method: 'POST',
@@ -37,6 +38,31 @@ describe('the fake Checkout.com', () => {
     expect(again).toEqual(first);
     expect((await pay(payment(999), 'k-same')).status).toBe(409);
     expect(fake.payments().filter((p) => p.id === first.id)).toHaveLength(1);
+  });
+
+  it('lists a payment by reference only once its search lag has passed', async () => {
+    const list = async (reference: string) =>
+      ((await (await fetch(`${fake.url}/payments?reference=${reference}`, { headers: auth })).json()) as { data: unknown[] }).data;
+    fake.setSearchLag(60_000);
+    await pay({ ...payment(), reference: 'order-lagging' }, 'k-lag');
+    expect(await list('order-lagging')).toEqual([]);
+    fake.setSearchLag(0);
+    expect(await list('order-lagging')).toHaveLength(1);
+  });
+
+  it('holds accepted actions unmade until released; lists made ones; answers a second reversal 204', async () => {
+    const { id } = (await (await pay(payment(), 'k-actions')).json()) as { id: string };
+    const post = (kind: string, key: string) =>
+      fetch(`${fake.url}/payments/${id}/${kind}`, { method: 'POST', headers: { ...auth, 'cko-idempotency-key': key }, body: '{}' });
+    const actions = async () =>
+      (await (await fetch(`${fake.url}/payments/${id}/actions`, { headers: auth })).json()) as Array<Record<string, unknown>>;
+    fake.holdActions(true);
+    const accepted = (await (await post('reversals', 'k-reverse-1')).json()) as { action_id: string };
+    expect(fake.payment(id)).toMatchObject({ status: 'Authorized' });
+    expect((await actions()).map((a) => a.type)).toEqual(['Authorization']);
+    fake.holdActions(false);
+    expect(await actions()).toMatchObject([{ id: accepted.action_id, type: 'Void', approved: true }, { type: 'Authorization' }]);
+    expect((await post('reversals', 'k-reverse-2')).status).toBe(204);
   });
 
   it('records a request outside the schema as a violation (unknown field, string expiry, no idempotency key)', async () => {

@@ -17,8 +17,9 @@ import { CHECKOUT_TEST_CARDS, type ChallengeOutcome } from './test-cards.js';
 /**
  * A stateful fake of Checkout.com's payments API, for tests: what Checkout.com documents (bearer
  * secret key, Cko-Idempotency-Key, the sandbox's test cards and response codes, captures, voids,
- * refunds and reversals answered 202 and told later by signed webhooks, payments found by
- * reference, instruments, 3-D Secure through a redirect), with every request body checked against
+ * refunds and reversals answered 202 and told later by signed webhooks and the payment's actions,
+ * payments found by reference (listed only after a lag, when asked to), instruments, 3-D Secure
+ * through a redirect, expired when the payer never finishes), with every request body checked against
  * the Zod schema written from Checkout.com's reference (schema.ts; violations are recorded, never
  * thrown). The issuer's challenge page is served on the same address, under `/fake/3ds/`.
  */
@@ -33,6 +34,20 @@ export interface FakeCheckoutOptions {
   notificationDelayMs?: number;
   /** Whether the account may send card numbers (default true); otherwise a card source answers 422 card_details_not_allowed. */
   rawCardsAllowed?: boolean;
+  /** How long a new payment is missing from GET /payments?reference= (Checkout.com's search lags; default 0). */
+  searchLagMs?: number;
+  /** How long a payment waits for its payer's 3-D Secure before Checkout.com declines it 20152 (default 15 minutes). */
+  challengeExpiryMs?: number;
+}
+
+/** One entry of GET /payments/{id}/actions: an action Checkout.com has processed. */
+export interface FakeCheckoutAction {
+  id: string;
+  type: 'Authorization' | 'Card Verification' | 'Capture' | 'Void' | 'Refund';
+  amount: number;
+  approved: boolean;
+  responseCode: string;
+  reference?: string;
 }
 
 export interface FakeCheckoutPayment {
@@ -62,6 +77,10 @@ export interface FakeCheckoutPayment {
   /** Where the payer's browser goes back after 3-D Secure. */
   successUrl?: string;
   failureUrl?: string;
+  /** When it was made (Date.now()). */
+  createdAt: number;
+  /** What GET /payments/{id}/actions lists, latest first. */
+  actions: FakeCheckoutAction[];
 }
 
 export interface FakeInstrument {
@@ -116,6 +135,16 @@ export interface FakeCheckout {
   injectFault(fault: CheckoutFault, match: { method: string; route: string }): void;
   /** The next action of this kind is accepted, then declined by webhook. */
   failNextAction(kind: 'capture' | 'void' | 'refund'): void;
+  /** Payments younger than this are missing from GET /payments?reference= (0: listed at once). */
+  setSearchLag(ms: number): void;
+  /**
+   * While held, captures, voids, refunds and reversals are answered 202 but not processed: the
+   * payment is unchanged, its actions do not list them, no webhook goes. Released, the held ones
+   * are processed in order (as Checkout.com would, later).
+   */
+  holdActions(hold: boolean): void;
+  /** Checkout.com gives up on a payment waiting for its payer: declined 20152. */
+  expireChallenge(paymentId: string): void;
   /** Finishes a payment's challenge as the payer would on the page; answers where the browser goes. */
   completeChallenge(paymentId: string, outcome: ChallengeOutcome): string;
   /** Sends a webhook signed with `secret` (the fake's unless given), as Checkout.com does; answers the receiver's status. */
@@ -126,13 +155,14 @@ export interface FakeCheckout {
 type Json = Record<string, unknown>;
 interface Answer {
   status: number;
-  body?: Json;
+  body?: Json | Json[];
 }
 type Action = 'capture' | 'void' | 'refund';
 
 const ROUTES: readonly [string, RegExp][] = [
   ['/payments', /^\/payments$/],
   ['/payments/{id}', /^\/payments\/[^/]+$/],
+  ['/payments/{id}/actions', /^\/payments\/[^/]+\/actions$/],
   ['/payments/{id}/captures', /^\/payments\/[^/]+\/captures$/],
   ['/payments/{id}/voids', /^\/payments\/[^/]+\/voids$/],
   ['/payments/{id}/refunds', /^\/payments\/[^/]+\/refunds$/],
@@ -164,8 +194,12 @@ export async function startFakeCheckout(options: FakeCheckoutOptions): Promise<F
   const idempotent = new Map<string, { digest: string; answer: Answer }>();
   const faults: { fault: CheckoutFault; method: string; route: string }[] = [];
   const failing = new Set<Action>();
+  const held: Array<() => void> = [];
+  let holding = false;
   let notificationUrl = options.notificationUrl;
   let rawCardsAllowed = options.rawCardsAllowed ?? true;
+  let searchLagMs = options.searchLagMs ?? 0;
+  const challengeExpiryMs = options.challengeExpiryMs ?? 15 * 60_000;
   const delay = options.notificationDelayMs ?? 5;
   const sockets = new Set<Socket>();
   let url = '';
@@ -228,6 +262,19 @@ export async function startFakeCheckout(options: FakeCheckoutOptions): Promise<F
     };
   }
 
+  function actionJson(a: FakeCheckoutAction): Json {
+    return {
+      id: a.id,
+      type: a.type,
+      processed_on: new Date().toISOString(),
+      amount: a.amount,
+      approved: a.approved,
+      response_code: a.responseCode,
+      response_summary: a.approved ? 'Approved' : 'Declined',
+      ...(a.reference && { reference: a.reference }),
+    };
+  }
+
   function createPayment(body: z.infer<typeof paymentRequest>): Answer {
     const amount = body.amount ?? 0;
     let instrument: FakeInstrument | undefined;
@@ -267,6 +314,8 @@ export async function startFakeCheckout(options: FakeCheckoutOptions): Promise<F
       merchantInitiated: body.merchant_initiated === true,
       cvvSent,
       sourceId: instrument.id,
+      createdAt: Date.now(),
+      actions: [],
     };
     const threeDsEnabled = body['3ds']?.enabled === true;
     if (card.threeDSecure && threeDsEnabled && !base.merchantInitiated) {
@@ -295,8 +344,29 @@ export async function startFakeCheckout(options: FakeCheckoutOptions): Promise<F
     const approved = responseCode === '10000';
     const status = !approved ? 'Declined' : amount === 0 ? 'Card Verified' : body.capture === true ? 'Captured' : 'Authorized';
     const made: FakeCheckoutPayment = { ...base, status, approved, responseCode, captured: status === 'Captured' ? amount : 0 };
+    record(made, { type: amount === 0 ? 'Card Verification' : 'Authorization', amount, approved, responseCode });
     payments.set(made.id, made);
     return { status: 201, body: paymentJson(made) };
+  }
+
+  /** Lists an action Checkout.com processed on the payment (GET /payments/{id}/actions); answers its id. */
+  function record(payment: FakeCheckoutPayment, action: Omit<FakeCheckoutAction, 'id'>, id = newId('act')): string {
+    payment.actions.unshift({ id, ...action });
+    return id;
+  }
+
+  /** Declines a payment whose payer never finished 3-D Secure, as Checkout.com does when its session ends. */
+  function expire(payment: FakeCheckoutPayment) {
+    if (payment.status !== 'Pending') return;
+    Object.assign(payment, { status: 'Declined', approved: false, responseCode: '20152' });
+    record(payment, { type: 'Authorization', amount: payment.amount, approved: false, responseCode: '20152' });
+    notifyLater('payment_declined', { id: payment.id, amount: payment.amount, currency: payment.currency, response_code: '20152' });
+  }
+
+  /** A payment as Checkout.com holds it now: one waiting for its payer too long is declined first. */
+  function current(payment: FakeCheckoutPayment | undefined) {
+    if (payment?.status === 'Pending' && Date.now() - payment.createdAt >= challengeExpiryMs) expire(payment);
+    return payment;
   }
 
   function act(payment: FakeCheckoutPayment, kind: Action | 'reversal', body: { amount?: number; reference?: string }): Answer {
@@ -305,56 +375,72 @@ export async function startFakeCheckout(options: FakeCheckoutOptions): Promise<F
     const amount =
       body.amount ?? (kind === 'capture' ? payment.amount - payment.captured : kind === 'refund' ? payment.captured - payment.refunded : 0);
     if (kind === 'reversal') {
-      if (payment.status === 'Declined') return error(403, 'action_not_allowed');
+      // Already reversed: 204, nothing more. Otherwise a refund of what was captured, or a void.
+      const reversed = payment.voided || (payment.captured > 0 && payment.refunded >= payment.captured);
+      if (payment.approved && reversed) return { status: 204 };
       if (payment.captured > payment.refunded) return act(payment, 'refund', { ...body, amount: payment.captured - payment.refunded });
-      if (!payment.voided && payment.status !== 'Pending') return act(payment, 'void', body);
-      return { status: 202, body: { action_id: newId('act'), ...(body.reference && { reference: body.reference }) } };
+      return act(payment, 'void', body);
     }
     if (!authorised) return error(403, 'action_not_allowed');
     if (kind === 'capture' && (payment.captured > 0 || amount > payment.amount)) return error(422, 'capture_value_greater_than_authorized');
     if (kind === 'void' && payment.captured > 0) return error(403, 'action_not_allowed');
     if (kind === 'refund' && amount > payment.captured - payment.refunded) return error(422, 'refund_amount_exceeds_balance');
     const actionId = newId('act');
-    const fails = failing.delete(kind);
-    if (!fails) {
-      if (kind === 'capture') {
-        payment.captured = amount;
-        payment.status = amount < payment.amount ? 'Partially Captured' : 'Captured';
-      } else if (kind === 'void') {
-        payment.voided = true;
-        payment.status = 'Voided';
-      } else {
-        payment.refunded += amount;
-        payment.status = payment.refunded < payment.captured ? 'Partially Refunded' : 'Refunded';
+    const process = () => {
+      const fails = failing.delete(kind);
+      if (!fails) {
+        if (kind === 'capture') {
+          payment.captured = amount;
+          payment.status = amount < payment.amount ? 'Partially Captured' : 'Captured';
+        } else if (kind === 'void') {
+          payment.voided = true;
+          payment.status = 'Voided';
+        } else {
+          payment.refunded += amount;
+          payment.status = payment.refunded < payment.captured ? 'Partially Refunded' : 'Refunded';
+        }
       }
-    }
-    const type = { capture: 'payment_captured', void: 'payment_voided', refund: 'payment_refunded' }[kind];
-    const declined = { capture: 'payment_capture_declined', void: 'payment_void_declined', refund: 'payment_refund_declined' }[kind];
-    notifyLater(fails ? declined : type, {
-      id: payment.id,
-      action_id: actionId,
-      ...(body.reference && { reference: body.reference }),
-      amount: kind === 'void' ? payment.amount : amount,
-      currency: payment.currency,
-      response_code: fails ? '20005' : '10000',
-    });
+      const responseCode = fails ? '20005' : '10000';
+      const type = ({ capture: 'Capture', void: 'Void', refund: 'Refund' } as const)[kind];
+      const told = kind === 'void' ? payment.amount : amount;
+      record(
+        payment,
+        { type, amount: told, approved: !fails, responseCode, ...(body.reference && { reference: body.reference }) },
+        actionId,
+      );
+      const event = { capture: 'payment_captured', void: 'payment_voided', refund: 'payment_refunded' }[kind];
+      const declined = { capture: 'payment_capture_declined', void: 'payment_void_declined', refund: 'payment_refund_declined' }[kind];
+      notifyLater(fails ? declined : event, {
+        id: payment.id,
+        action_id: actionId,
+        ...(body.reference && { reference: body.reference }),
+        amount: told,
+        currency: payment.currency,
+        response_code: responseCode,
+      });
+    };
+    if (holding) held.push(process);
+    else process();
     return { status: 202, body: { action_id: actionId, ...(body.reference && { reference: body.reference }) } };
   }
 
   function handle(method: string, path: string, route: string, query: URLSearchParams, body: Json | undefined): Answer {
     const id = decodeURIComponent(path.split('/')[2] ?? '');
-    const payment = payments.get(id);
+    const payment = current(payments.get(id));
     switch (`${method} ${route}`) {
       case 'POST /payments':
         return createPayment(body as z.infer<typeof paymentRequest>);
       case 'GET /payments': {
         const reference = query.get('reference');
         if (!reference) return error(422, 'reference_required');
-        const data = [...payments.values()].filter((p) => p.reference === reference).map(paymentJson);
+        const listed = [...payments.values()].filter((p) => p.reference === reference && Date.now() - p.createdAt >= searchLagMs);
+        const data = listed.map((p) => paymentJson(current(p)!));
         return { status: 200, body: { limit: 10, skip: 0, total_count: data.length, data } };
       }
       case 'GET /payments/{id}':
         return payment ? { status: 200, body: paymentJson(payment) } : { status: 404 };
+      case 'GET /payments/{id}/actions':
+        return payment ? { status: 200, body: payment.actions.map(actionJson) } : { status: 404 };
       case 'POST /payments/{id}/captures':
       case 'POST /payments/{id}/voids':
       case 'POST /payments/{id}/refunds':
@@ -396,6 +482,7 @@ export async function startFakeCheckout(options: FakeCheckoutOptions): Promise<F
     payment.approved = passed;
     payment.status = passed ? 'Authorized' : 'Declined';
     payment.responseCode = passed ? '10000' : '20151';
+    record(payment, { type: 'Authorization', amount: payment.amount, approved: passed, responseCode: payment.responseCode });
     notifyLater(passed ? 'payment_approved' : 'payment_declined', {
       id: payment.id,
       amount: payment.amount,
@@ -526,6 +613,12 @@ export async function startFakeCheckout(options: FakeCheckoutOptions): Promise<F
     setRawCardsAllowed: (allowed) => void (rawCardsAllowed = allowed),
     injectFault: (fault, match) => void faults.push({ fault, ...match }),
     failNextAction: (kind) => void failing.add(kind),
+    setSearchLag: (ms) => void (searchLagMs = ms),
+    holdActions: (hold) => {
+      holding = hold;
+      if (!hold) for (const process of held.splice(0)) process();
+    },
+    expireChallenge: (paymentId) => expire(payments.get(paymentId)!),
     completeChallenge,
     sendWebhook,
     close: () =>
