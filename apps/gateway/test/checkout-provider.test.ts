@@ -1,13 +1,14 @@
 import { startFakeCheckout, type FakeCheckout } from '@gateway/provider-fakes';
 import { checkoutSignature } from '@gateway/providers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, startTestGateway, visit, type TestAccount, type TestGateway } from './harness';
 
 /**
  * A checkout (Checkout.com) provider over REST, against the fake Checkout.com: its parameters, its
  * webhooks settling the captures, voids and refunds it answered 202 (forged and repeated ones
- * changing nothing), and 3-D Secure through its redirect. Charges, stored cards and the crash tests
- * run with the other real types (charge-real-providers, real-provider-crash…).
+ * changing nothing), reversals done only once Checkout.com shows them made, and 3-D Secure through
+ * its redirect. Charges, stored cards and the
+ * crash tests run with the other real types (charge-real-providers, real-provider-crash…).
  */
 const CREDENTIALS = {
   SecretKey: 'sk_sbox_fakegatewaycheckoutprovider1',
@@ -28,10 +29,13 @@ let a: TestAccount;
 let providerId: string;
 const db = () => t.gateway.database.prisma;
 const notificationUrl = (id: string) => `${t.url}/provider/${id}/notification`;
+/** The gateway's clock runs ahead by this much: background jobs come due without waiting. */
+let offsetMs = 0;
+const clock = { now: () => new Date(Date.now() + offsetMs) };
 
 beforeAll(async () => {
   fake = await startFakeCheckout({ secretKey: CREDENTIALS.SecretKey, webhookSecret: CREDENTIALS.WebhookSecret });
-  t = await startTestGateway({ providerEndpoints: { checkout: fake.url }, threeDsTimeoutSeconds: 10 });
+  t = await startTestGateway({ providerEndpoints: { checkout: fake.url }, threeDsTimeoutSeconds: 10, clock });
   a = await createAccount(t, []);
   const created = await a.api.post('/provider', {
     type: 'checkout',
@@ -50,11 +54,33 @@ afterAll(async () => {
   await fake?.close();
 });
 
-async function charge(capture: boolean, amount = 10) {
-  const { status, body } = await a.api.post('/charge/card', { amount, currency: 'EUR', providerId, capture, paymentInformation: card() });
+async function charge(capture: boolean, amount = 10, account = a) {
+  const { status, body } = await account.api.post('/charge/card', {
+    amount,
+    currency: 'EUR',
+    providerId: account === a ? providerId : account.providerIds[0],
+    capture,
+    paymentInformation: card(),
+  });
   expect(status, JSON.stringify(body)).toBe(201);
   return String(body.chargeId);
 }
+/** A charge the provider did not make: its id, from the error. */
+async function failedCharge(account: TestAccount, capture: boolean) {
+  const { status, body } = await account.api.post('/charge/card', {
+    amount: 10,
+    currency: 'EUR',
+    providerId: account.providerIds[0],
+    capture,
+    paymentInformation: card(),
+  });
+  expect(status, JSON.stringify(body)).toBe(400);
+  const chargeId = String((body.details as Record<string, unknown>).chargeId);
+  expect((await account.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'FAILED' });
+  return chargeId;
+}
+/** What the fake holds of the charge's first attempt. */
+const madeFor = (chargeId: string) => fake.payments().find((p) => p.reference === `${chargeId}:1`);
 const modificationsOf = (chargeId: string) => db().providerModification.findMany({ where: { chargeId }, orderBy: { dateAdded: 'asc' } });
 
 /** Waits until every modification of the charge is settled by its webhook. */
@@ -190,6 +216,74 @@ describe('Checkout.com webhooks', () => {
     expect(await post(providerId, event, signature)).toEqual({ status: 200, body: '{}' });
     expect(await db().providerNotification.count({ where: { providerId, notificationId: 'evt_repeatedcheckoutevent00000001' } })).toBe(1);
     expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'AUTHORISE' });
+  });
+});
+
+/** The reversal job of a charge's first attempt, once it has run again after the clock moved past its next try. */
+async function reversalRunAgain(chargeId: string) {
+  const job = () => db().job.findUniqueOrThrow({ where: { dedupeKey: `reverse:${chargeId}:1` } });
+  const before = (await job()).attempts;
+  offsetMs += 15 * 60_000;
+  await expect
+    .poll(
+      async () => {
+        await t.gateway.worker.runDue();
+        const now = await job();
+        return now.attempts > before && now.status !== 'RUNNING';
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  return job();
+}
+
+describe('a payment whose answer Checkout.com never sent', () => {
+  let quick: TestAccount;
+  beforeAll(async () => {
+    // A short wait for answers: a lost one is found out quickly.
+    quick = await createAccount(t, [
+      { type: 'checkout', name: 'Checkout.com (quick)', currency: 'EUR', credentials: CREDENTIALS, timeoutMs: 1_000 },
+    ]);
+  });
+  afterEach(() => {
+    fake.setSearchLag(0);
+    fake.holdActions(false);
+  });
+
+  it('is reversed by the background job once Checkout.com lists it and shows it voided: an empty search or an accepted reversal is not the end', async () => {
+    // Checkout.com made the payment, the answer was lost, and its search does not list the payment yet.
+    fake.setSearchLag(60 * 60_000);
+    fake.injectFault({ kind: 'hang', processed: true }, { method: 'POST', route: '/payments' });
+    const chargeId = await failedCharge(quick, false);
+    expect(madeFor(chargeId)).toMatchObject({ status: 'Authorized' });
+    // Nothing found right after the timeout: asked again later, not taken as nothing to reverse.
+    expect(await reversalRunAgain(chargeId)).toMatchObject({ status: 'PENDING', lastError: 'reversal not confirmed yet' });
+    expect(madeFor(chargeId)).toMatchObject({ status: 'Authorized' });
+
+    // Listed now; Checkout.com accepts the reversal (202) but has not made the void yet: still not done.
+    fake.setSearchLag(0);
+    fake.holdActions(true);
+    expect(await reversalRunAgain(chargeId)).toMatchObject({ status: 'PENDING' });
+    expect(madeFor(chargeId)).toMatchObject({ status: 'Authorized' });
+
+    // Made: the next run reads the payment voided and is done.
+    fake.holdActions(false);
+    expect(await reversalRunAgain(chargeId)).toMatchObject({ status: 'SUCCEEDED' });
+    expect(madeFor(chargeId)).toMatchObject({ status: 'Voided' });
+    expect(fake.requests.filter((r) => r.path === `/payments/${madeFor(chargeId)!.id}/reversals`)).toHaveLength(1);
+  });
+
+  it('a sale whose capture Checkout.com refuses for good fails, its authorisation given back even when the first release fails', async () => {
+    fake.injectFault(
+      { kind: 'error', status: 403, errorCodes: ['action_not_allowed'] },
+      { method: 'POST', route: '/payments/{id}/captures' },
+    );
+    fake.injectFault({ kind: 'error', status: 500 }, { method: 'POST', route: '/payments/{id}/reversals' });
+    const chargeId = await failedCharge(quick, true);
+    // The connector's release failed: an unknown outcome, which the gateway reversed at once.
+    expect(madeFor(chargeId)).toMatchObject({ status: 'Voided', captured: 0 });
+    const reversals = fake.requests.filter((r) => r.path === `/payments/${madeFor(chargeId)!.id}/reversals`);
+    expect(reversals.map((r) => r.status)).toEqual([500, 202]);
   });
 });
 

@@ -10,18 +10,21 @@ import type {
 /**
  * The capture of a sale's authorisation, for a provider that captures apart (Adyen, Checkout.com):
  * answered captured at once with the capture pending (its notification tells). Refused for good,
- * the authorisation is released rather than left hanging; an unknown outcome is the gateway's to
- * reverse.
+ * the authorisation is released rather than left hanging; a release that fails (or is not
+ * confirmed) leaves money held, so the answer is then an unknown outcome, as is any the capture
+ * had: the gateway's to reverse, and to keep reversing until the provider confirms it.
  */
 export async function captureForSale(
   authorisation: Authorisation,
   capture: () => Promise<ProviderResult<Modification>>,
-  release: () => Promise<unknown>,
+  release: () => Promise<ProviderResult<unknown>>,
 ): Promise<ProviderResult<Authorisation>> {
   const captured = await capture();
   if (captured.ok) return { ok: true, value: { ...authorisation, captured: true, capture: captured.value } };
-  if (!captured.failure.retryable) await release();
-  return captured;
+  if (captured.failure.retryable || (await release()).ok) return captured;
+  const { gatewayCode } = captured.failure;
+  const gatewayMessage = 'The provider refused the capture and has not released the authorisation yet; the gateway reverses it';
+  return { ok: false, failure: { category: 'processor_error', retryable: true, gatewayCode, gatewayMessage } };
 }
 
 /**

@@ -12,12 +12,13 @@ export function failureOf(result: ProviderResult<unknown>): ProviderFailure {
 }
 
 /**
- * An authorise request that keeps what the connector hands to `keep`, as the gateway does, and the
- * reverse request the gateway would make of that attempt (its stored parameters and kept data).
+ * An authorise request that keeps what the connector hands to `keep` (each call adding to what was
+ * kept before), as the gateway does, and the reverse request the gateway would make of that attempt
+ * (its stored parameters and kept data).
  */
 export function kept(req: AuthoriseRequest): { req: AuthoriseRequest; reverse: (extra?: Partial<ReverseRequest>) => ReverseRequest } {
   let providerData: Record<string, string> | undefined;
-  const withKeep = { ...req, keep: async (data: Record<string, string>) => void (providerData = data) };
+  const withKeep = { ...req, keep: async (data: Record<string, string>) => void (providerData = { ...providerData, ...data }) };
   const { source: _source, keep: _keep, ...parameters } = withKeep;
   return { req: withKeep, reverse: (extra = {}) => ({ ...parameters, providerData, ...extra }) };
 }

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   AuthenticationResult,
   AuthenticationResultRequest,
@@ -38,8 +39,9 @@ import {
  * can be found (GET /payments?reference=) and reversed.
  *
  * Payments are authorised only; a sale is captured by a second call. Captures, voids and refunds
- * answer 202 Accepted with an action id: they stay pending until the notification naming that
- * action (payment_captured, payment_capture_declined…), as Adyen's "received" do.
+ * answer 202 Accepted with an action id, which is only accepted: they stay pending until the
+ * notification naming that action (payment_captured, payment_capture_declined…), as Adyen's
+ * "received" do. A reversal is done only once the payment holds nothing.
  *
  * 3-D Secure: a payment the payer can authenticate is sent with `3ds.enabled` and the gateway's
  * return URL as success and failure URL; its 202 Pending with `_links.redirect` is a challenge.
@@ -53,6 +55,10 @@ export interface CheckoutConnectorConfig {
   timeoutMs: number;
   secretKey: string;
   processingChannelId: string;
+  /** The clock, in milliseconds (default Date.now): how old an attempt is when reversed. */
+  now?: () => number;
+  /** The waits between readings of a reversal not made yet (default about 1.75 s in all). */
+  confirmWaitsMs?: readonly number[];
 }
 
 type Result<T> = ProviderResult<T>;
@@ -61,6 +67,18 @@ type CallOptions = { body?: Json; idempotencyKey?: string; query?: Record<string
 const TYPE = 'checkout';
 /** The currency of the zero-amount verification that stores a card when the gateway names none. */
 const DEFAULT_STORE_CURRENCY = 'EUR';
+/**
+ * How long after its request a payment may still be missing from GET /payments?reference=: an
+ * attempt younger than this that finds nothing is asked again later (docs/providers/checkout.md,
+ * "Never twice", says why 15 minutes).
+ */
+export const LISTING_DELAY_MS = 15 * 60_000;
+/** The waits between readings of a reversal not made yet: about 1.75 s in all. */
+const CONFIRM_WAITS_MS = [250, 500, 1000];
+/** A payment in one of these holds no money: nothing to reverse. */
+const HOLDS_NOTHING: ReadonlySet<string> = new Set(['Declined', 'Voided', 'Refunded', 'Card Verified', 'Canceled', 'Expired']);
+type Action = 'capture' | 'void' | 'refund';
+const ACTION_PATHS: Readonly<Record<Action, string>> = { capture: 'captures', void: 'voids', refund: 'refunds' };
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 const badAnswer = () => failure('processor_error', 'BAD_RESPONSE', 'Unreadable answer from Checkout.com', true);
@@ -68,6 +86,8 @@ const badAnswer = () => failure('processor_error', 'BAD_RESPONSE', 'Unreadable a
 export function createCheckoutConnector(config: CheckoutConnectorConfig): ProviderConnector {
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
   const { processingChannelId } = config;
+  const now = config.now ?? Date.now;
+  const confirmWaits = config.confirmWaitsMs ?? CONFIRM_WAITS_MS;
 
   /** One request with the secret key; its answer as it came. */
   function send(method: string, path: string, options: CallOptions = {}) {
@@ -100,15 +120,76 @@ export function createCheckoutConnector(config: CheckoutConnectorConfig): Provid
   const payment = (id: string) => `/payments/${encodeURIComponent(id)}`;
   const instrument = (id: string) => `/instruments/${encodeURIComponent(id)}`;
 
-  /** A capture, void, refund or reversal: Checkout.com answers 202 with the action's id; its notification tells. */
-  const act = (id: string, kind: 'captures' | 'voids' | 'refunds' | 'reversals', idempotencyKey: string, amount?: number) =>
-    read(
-      call('POST', `${payment(id)}/${kind}`, {
+  /** Reads again, after each of the waits, until `decide` tells something (undefined if it never did). */
+  async function readUntil<A, T>(ask: () => Promise<Result<A>>, decide: (answer: A) => T | undefined): Promise<Result<T | undefined>> {
+    for (const wait of [0, ...confirmWaits]) {
+      if (wait > 0) await sleep(wait);
+      const answer = await ask();
+      if (!answer.ok) return answer;
+      const decided = decide(answer.value);
+      if (decided !== undefined) return ok(decided);
+    }
+    return ok(undefined);
+  }
+
+  /** A capture, void or refund: Checkout.com answers 202 with the action's id, then makes it (settle). */
+  async function act(id: string, kind: Action, idempotencyKey: string, amount?: number): Promise<Result<Modification>> {
+    const accepted = await read(
+      call('POST', `${payment(id)}/${ACTION_PATHS[kind]}`, {
         body: { reference: paymentReference(idempotencyKey), ...(amount !== undefined && { amount }) },
         idempotencyKey: subCallKey(idempotencyKey),
       }),
-      (answer): Modification => ({ pending: true, providerReference: text(answer, 'action_id') }),
+      (answer) => text(answer, 'action_id'),
     );
+    return accepted.ok ? settle(id, kind, accepted.value) : accepted;
+  }
+
+  /** An action Checkout.com accepted: pending its webhook. */
+  async function settle(_id: string, _kind: Action, actionId: string): Promise<Result<Modification>> {
+    return ok({ pending: true, providerReference: actionId });
+  }
+
+  /** The payment's status, as Checkout.com's record of it says now. */
+  const statusOf = (id: string) => read(call('GET', payment(id)), (answer) => text(answer, 'status'));
+
+  /**
+   * Gives back what one payment holds (POST /payments/{id}/reversals: a void, or a refund of what
+   * was captured), under a key of its own. Done only once the payment holds nothing: a reversal
+   * answered 202 is only accepted, and the void or refund it starts can still be declined (Checkout.com,
+   * "Reverse a payment", "Payment void declined"). Until then the answer is retryable, and the next
+   * call reads the payment before asking again; one Checkout.com has not decided yet (waiting for its
+   * payer) is left until it is.
+   */
+  async function release(id: string, attemptKey: string): Promise<Result<void>> {
+    const before = await statusOf(id);
+    if (!before.ok) return before;
+    if (HOLDS_NOTHING.has(before.value)) return ok(undefined);
+    if (before.value === 'Pending') {
+      return failure(
+        'timeout',
+        'PAYMENT_PENDING',
+        'Checkout.com has not decided the payment yet; the gateway reverses it once it has',
+        true,
+      );
+    }
+    const key = `${attemptKey}:reverse:${id}`;
+    const reversal = await call('POST', `${payment(id)}/reversals`, {
+      body: { reference: paymentReference(key) },
+      idempotencyKey: subCallKey(key),
+    });
+    if (!reversal.ok) return reversal;
+    const released = await readUntil(
+      () => statusOf(id),
+      (status) => (HOLDS_NOTHING.has(status) ? true : undefined),
+    );
+    if (released.ok && released.value) return ok(undefined);
+    return failure(
+      'timeout',
+      'REVERSAL_PENDING',
+      'Checkout.com accepted the reversal but has not made it yet; the gateway asks again',
+      true,
+    );
+  }
 
   function amountIn(currency: string | undefined, amount: bigint): Result<number> {
     if (currency === undefined) return failure('invalid_request', 'NO_CURRENCY', 'Checkout.com needs the payment currency', false);
@@ -134,6 +215,8 @@ export function createCheckoutConnector(config: CheckoutConnectorConfig): Provid
     const amount = amountIn(req.currency, req.amount);
     if (!amount.ok) return amount;
     const body = { ...paymentRequest(req, amount.value, processingChannelId), ...threeDsFields(req.authentication) };
+    // When it was sent, kept first: a reversal that finds nothing yet can tell whether it is too early to know.
+    await req.keep?.({ sentAt: new Date(now()).toISOString() });
     const answer = await call('POST', '/payments', { body, idempotencyKey: subCallKey(req.idempotencyKey, 'payment') });
     if (!answer.ok) return answer;
     const { id, status } = answer.value;
@@ -155,13 +238,13 @@ export function createCheckoutConnector(config: CheckoutConnectorConfig): Provid
     return captureSale(authorisation, req.idempotencyKey, amount.value);
   }
 
-  /** A sale's capture (captureForSale): released by a void when refused for good. */
+  /** A sale's capture (captureForSale): released, as a reversal of the attempt would, when refused for good. */
   function captureSale(authorisation: Authorisation, idempotencyKey: string, amount: number): Promise<Result<Authorisation>> {
     const id = authorisation.providerChargeId;
     return captureForSale(
       authorisation,
-      () => act(id, 'captures', `${idempotencyKey}:capture`, amount),
-      () => act(id, 'voids', `${idempotencyKey}:void`),
+      () => act(id, 'capture', `${idempotencyKey}:capture`, amount),
+      () => release(id, idempotencyKey),
     );
   }
 
@@ -194,15 +277,15 @@ export function createCheckoutConnector(config: CheckoutConnectorConfig): Provid
       return amount.ok ? captureSale(authorisation, req.idempotencyKey, amount.value) : amount;
     });
 
-  /** The ids of payments Checkout.com made under an attempt's reference that may hold money. */
+  /** The ids of the payments Checkout.com lists under an attempt's reference. */
   const paymentsOf = (reference: string) =>
     read(call('GET', '/payments', { query: { reference } }), (answer) => {
       if (!Array.isArray(answer.data)) throw new TypeError('data is not a list');
-      return answer.data
-        .filter(isObject)
-        .filter((p) => p.status !== 'Declined')
-        .map((p) => text(p, 'id'));
+      return answer.data.filter(isObject).map((p) => text(p, 'id'));
     });
+
+  /** An attempt sent less than LISTING_DELAY_MS ago (unknown: not recent, as one from before this was kept). */
+  const recent = (sentAt: string | undefined) => now() - Date.parse(sentAt ?? '') < LISTING_DELAY_MS;
 
   async function describe(ref: StoredCardRef): Promise<Result<StoredCard>> {
     const length = Number(ref.providerData?.cardLength);
@@ -219,12 +302,12 @@ export function createCheckoutConnector(config: CheckoutConnectorConfig): Provid
     capture: async (req) => {
       const amount = amountIn(req.currency, req.amount);
       if (!amount.ok) return amount;
-      const capture = await act(req.providerChargeId, 'captures', req.idempotencyKey, amount.value);
+      const capture = await act(req.providerChargeId, 'capture', req.idempotencyKey, amount.value);
       return capture.ok ? ok({ ...capture.value, amount: req.amount }) : capture;
     },
 
     void: async (req) => {
-      const voided = await act(req.providerChargeId, 'voids', req.idempotencyKey);
+      const voided = await act(req.providerChargeId, 'void', req.idempotencyKey);
       if (voided.ok || voided.failure.gatewayCode !== 'action_not_allowed') return voided;
       // A zero-amount card verification holds nothing, and Checkout.com voids none: done already.
       const verified = await read(call('GET', payment(req.providerChargeId)), (answer) => answer.status === 'Card Verified');
@@ -234,19 +317,23 @@ export function createCheckoutConnector(config: CheckoutConnectorConfig): Provid
     refund: async (req) => {
       const amount = amountIn(req.currency, req.amount);
       if (!amount.ok) return amount;
-      const refund = await act(req.providerChargeId, 'refunds', req.idempotencyKey, amount.value);
+      const refund = await act(req.providerChargeId, 'refund', req.idempotencyKey, amount.value);
       return refund.ok ? ok({ ...refund.value, providerRefundId: refund.value.providerReference! }) : refund;
     },
 
     reverse: async (req) => {
-      const key = `${req.idempotencyKey}:reverse`;
       const known = req.providerChargeId ?? req.providerData?.paymentId;
+      if (known) return release(known, req.idempotencyKey);
       // Without the payment's id, whatever payment carries the attempt's reference.
-      const found = known ? ok([known]) : await paymentsOf(paymentReference(req.idempotencyKey));
+      const found = await paymentsOf(paymentReference(req.idempotencyKey));
       if (!found.ok) return found;
+      // Checkout.com's search lags: none listed for a recent attempt does not mean none made.
+      if (found.value.length === 0 && recent(req.providerData?.sentAt)) {
+        return failure('timeout', 'NOT_LISTED_YET', 'Checkout.com lists no payment for the attempt yet; the gateway asks again', true);
+      }
       for (const id of found.value) {
-        const reversal = await act(id, 'reversals', key);
-        if (!reversal.ok) return reversal;
+        const released = await release(id, req.idempotencyKey);
+        if (!released.ok) return released;
       }
       return ok(undefined);
     },

@@ -52,12 +52,13 @@ export const CHECKOUT: ProviderType = {
   providerAmount: toCheckoutUnits,
   operations: new Set([...CARD_OPERATIONS, 'notifications', 'threeDsRedirect']),
   endpoint: (environment) => (environment === 'SANDBOX' ? 'https://api.sandbox.checkout.com' : 'https://api.checkout.com'),
-  connector: ({ baseUrl, timeoutMs, parameters }) =>
+  connector: ({ baseUrl, timeoutMs, parameters, now }) =>
     createCheckoutConnector({
       baseUrl,
       timeoutMs,
       secretKey: parameters.SecretKey ?? '',
       processingChannelId: parameters.ProcessingChannelId ?? '',
+      ...(now && { now }),
     }),
   notifications: CHECKOUT_NOTIFICATIONS,
 };
