@@ -6,8 +6,8 @@ import { createAccount, startTestGateway, visit, type TestAccount, type TestGate
 /**
  * A checkout (Checkout.com) provider over REST, against the fake Checkout.com: its parameters, its
  * webhooks settling the captures, voids and refunds it answered 202 (forged and repeated ones
- * changing nothing), reversals done only once Checkout.com shows them made, and 3-D Secure through
- * its redirect. Charges, stored cards and the
+ * changing nothing), or without a WebhookSecret the payment read instead; reversals done only once
+ * Checkout.com shows them made; and 3-D Secure through its redirect. Charges, stored cards and the
  * crash tests run with the other real types (charge-real-providers, real-provider-crash…).
  */
 const CREDENTIALS = {
@@ -284,6 +284,51 @@ describe('a payment whose answer Checkout.com never sent', () => {
     expect(madeFor(chargeId)).toMatchObject({ status: 'Voided', captured: 0 });
     const reversals = fake.requests.filter((r) => r.path === `/payments/${madeFor(chargeId)!.id}/reversals`);
     expect(reversals.map((r) => r.status)).toEqual([500, 202]);
+  });
+});
+
+describe('a checkout provider without a WebhookSecret', () => {
+  let b: TestAccount;
+  beforeAll(async () => {
+    const { WebhookSecret: _none, ...credentials } = CREDENTIALS;
+    b = await createAccount(t, [{ type: 'checkout', name: 'Checkout.com (no webhooks)', currency: 'EUR', credentials }]);
+  });
+  afterEach(() => fake.holdActions(false));
+
+  it('confirms a sale, a refund and a void by reading the payment: nothing is left pending a webhook that cannot come', async () => {
+    const sale = await charge(true, 10, b);
+    expect((await b.api.get(`/charge/${sale}`)).body).toMatchObject({ status: 'SUCCESS' });
+    expect((await b.api.delete(`/refund/${sale}?amount=4`)).body).toMatchObject({ status: 'PARTIAL_REFUND', refundedAmount: 4 });
+    const voided = await charge(false, 10, b);
+    expect((await b.api.delete(`/charge/${voided}`)).body).toMatchObject({ status: 'AUTHORISE_CANCELLED' });
+    expect([...(await modificationsOf(sale)), ...(await modificationsOf(voided))]).toEqual([]);
+    expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/payments/${madeFor(sale)!.id}/actions`)).toBe(true);
+    expect(madeFor(sale)).toMatchObject({ captured: 1000, refunded: 400 });
+  });
+
+  it('answers a capture Checkout.com accepted but has not made as unconfirmed; its confirming job finds it made', async () => {
+    const chargeId = await charge(false, 10, b);
+    fake.holdActions(true);
+    const unconfirmed = await b.api.post(`/charge/${chargeId}/capture`, {});
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.body).toMatchObject({ isRetryable: false, gatewayCode: 'ACTION_UNCONFIRMED' });
+    expect(await db().charge.findUniqueOrThrow({ where: { id: chargeId } })).toMatchObject({
+      status: 'AUTHORISE',
+      pendingOperation: 'capture',
+    });
+    fake.holdActions(false);
+    offsetMs += 3 * 60_000;
+    await expect
+      .poll(
+        async () => {
+          await t.gateway.worker.runDue();
+          return (await b.api.get(`/charge/${chargeId}`)).body.status;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe('SUCCESS');
+    expect(madeFor(chargeId)).toMatchObject({ captured: 1000 });
+    expect(await modificationsOf(chargeId)).toEqual([]);
   });
 });
 

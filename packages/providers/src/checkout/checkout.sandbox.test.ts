@@ -21,9 +21,15 @@ if (!configured) {
 
 describe.skipIf(!configured)('against Checkout.com’s sandbox', () => {
   const baseUrl = CHECKOUT.endpoint('SANDBOX', {});
-  const connector = createCheckoutConnector({ baseUrl, timeoutMs: 30_000, secretKey, processingChannelId });
+  const connector = createCheckoutConnector({ baseUrl, timeoutMs: 30_000, secretKey, processingChannelId, webhooks: true });
   checkoutScenarios(() => ({
     connector,
-    wrongKey: createCheckoutConnector({ baseUrl, timeoutMs: 30_000, secretKey: 'sk_sbox_notavalidkey00000000000', processingChannelId }),
+    wrongKey: createCheckoutConnector({
+      baseUrl,
+      timeoutMs: 30_000,
+      secretKey: 'sk_sbox_notavalidkey00000000000',
+      processingChannelId,
+      webhooks: true,
+    }),
   }));
 });

@@ -9,13 +9,14 @@ const SECRET_KEY = 'sk_sbox_fakegatewaytestkey0001';
 const CHANNEL = 'pc_fakegatewaychannel0001';
 
 let fake: FakeCheckout;
-/** A connector quick to give up waiting for a reversal. */
+/** A connector of a provider with webhooks (a WebhookSecret) unless told otherwise, quick to give up waiting for an action. */
 const connector = (options: Partial<CheckoutConnectorConfig> = {}) =>
   createCheckoutConnector({
     baseUrl: fake.url,
     timeoutMs: 2_000,
     secretKey: SECRET_KEY,
     processingChannelId: CHANNEL,
+    webhooks: true,
     confirmWaitsMs: [20, 20],
     ...options,
   });
@@ -193,6 +194,28 @@ describe('against the fake Checkout.com', () => {
     expect(made()).toMatchObject({ status: 'Authorized', voided: false });
     valueOf(await connector().reverse(reverse()));
     expect(made()).toMatchObject({ status: 'Voided' });
+  });
+
+  it('without webhooks, confirms a capture, refund or void by reading the payment’s actions: done, refused, or asked again', async () => {
+    const reading = connector({ webhooks: false });
+    const sale = valueOf(await reading.authorise(payment(true)));
+    expect(sale).toMatchObject({ captured: true, capture: { providerReference: expect.stringMatching(/^act_/) } });
+    expect(sale.capture?.pending).toBeUndefined();
+    const id = sale.providerChargeId;
+    const refund = { providerChargeId: id, amount: 250n, currency: 'EUR', idempotencyKey: attemptKey() };
+    fake.holdActions(true);
+    // Accepted, not made yet: an unknown outcome, never "pending" (no webhook would ever settle it).
+    expect(failureOf(await reading.refund(refund))).toMatchObject({ gatewayCode: 'ACTION_UNCONFIRMED', retryable: true });
+    fake.holdActions(false);
+    // The confirming job's call: the same key, the same action, now made.
+    const confirmed = valueOf(await reading.refund(refund));
+    expect(confirmed).toEqual({ providerReference: expect.stringMatching(/^act_/), providerRefundId: confirmed.providerReference });
+    expect(fake.payment(id)).toMatchObject({ refunded: 250 });
+
+    const { providerChargeId } = valueOf(await reading.authorise(payment()));
+    fake.failNextAction('void');
+    const voided = failureOf(await reading.void({ providerChargeId, idempotencyKey: attemptKey() }));
+    expect(voided).toMatchObject({ gatewayCode: 'payment_void_declined', retryable: false });
   });
 
   it('3-D Secure: a 202 with _links.redirect is a challenge; the result is asked of Checkout.com, then a sale is captured', async () => {

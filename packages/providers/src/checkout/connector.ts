@@ -16,7 +16,7 @@ import { authorisedAfterAuthentication, captureForSale } from '../after-authenti
 import { summaryOf } from '../connector.js';
 import { checkCredentialsWith, HttpTimeoutError, readAnswer, requestJson } from '../http-json.js';
 import { failure, unsupported } from '../provider-type.js';
-import { approved, declineFailure, errorFailure } from './codes.js';
+import { approved, declineFailure, errorFailure, modificationFailure } from './codes.js';
 import { toCheckoutUnits } from './currencies.js';
 import { challengeOf, threeDsFields, threeDsOf } from './three-d-secure.js';
 import {
@@ -39,9 +39,11 @@ import {
  * can be found (GET /payments?reference=) and reversed.
  *
  * Payments are authorised only; a sale is captured by a second call. Captures, voids and refunds
- * answer 202 Accepted with an action id, which is only accepted: they stay pending until the
- * notification naming that action (payment_captured, payment_capture_declined…), as Adyen's
- * "received" do. A reversal is done only once the payment holds nothing.
+ * answer 202 Accepted with an action id, which is only accepted: with webhooks (a WebhookSecret)
+ * they stay pending until the notification naming that action (payment_captured,
+ * payment_capture_declined…), as Adyen's "received" do; without, the connector reads the payment's
+ * actions (GET /payments/{id}/actions) and answers done, refused, or an unknown outcome the
+ * gateway's confirming job asks again. A reversal is done only once the payment holds nothing.
  *
  * 3-D Secure: a payment the payer can authenticate is sent with `3ds.enabled` and the gateway's
  * return URL as success and failure URL; its 202 Pending with `_links.redirect` is a challenge.
@@ -55,9 +57,15 @@ export interface CheckoutConnectorConfig {
   timeoutMs: number;
   secretKey: string;
   processingChannelId: string;
+  /**
+   * Checkout.com's webhooks reach the gateway verified (the provider has a WebhookSecret): an
+   * accepted capture, void or refund is left pending its webhook. Otherwise (the default) it is
+   * confirmed by reading the payment's actions, since no webhook could ever settle it.
+   */
+  webhooks?: boolean;
   /** The clock, in milliseconds (default Date.now): how old an attempt is when reversed. */
   now?: () => number;
-  /** The waits between readings of a reversal not made yet (default about 1.75 s in all). */
+  /** The waits between readings of an accepted action not made yet (default about 1.75 s in all). */
   confirmWaitsMs?: readonly number[];
 }
 
@@ -73,7 +81,7 @@ const DEFAULT_STORE_CURRENCY = 'EUR';
  * "Never twice", says why 15 minutes).
  */
 export const LISTING_DELAY_MS = 15 * 60_000;
-/** The waits between readings of a reversal not made yet: about 1.75 s in all. */
+/** The waits between readings of an accepted action or reversal not made yet: about 1.75 s in all. */
 const CONFIRM_WAITS_MS = [250, 500, 1000];
 /** A payment in one of these holds no money: nothing to reverse. */
 const HOLDS_NOTHING: ReadonlySet<string> = new Set(['Declined', 'Voided', 'Refunded', 'Card Verified', 'Canceled', 'Expired']);
@@ -82,6 +90,8 @@ const ACTION_PATHS: Readonly<Record<Action, string>> = { capture: 'captures', vo
 
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 const badAnswer = () => failure('processor_error', 'BAD_RESPONSE', 'Unreadable answer from Checkout.com', true);
+/** An answer's body: an object as it came, a list (GET /payments/{id}/actions) under `items`. */
+const bodyOf = (json: unknown): Json => (isObject(json) ? json : Array.isArray(json) ? { items: json } : {});
 
 export function createCheckoutConnector(config: CheckoutConnectorConfig): ProviderConnector {
   const baseUrl = config.baseUrl.replace(/\/+$/, '');
@@ -108,7 +118,7 @@ export function createCheckoutConnector(config: CheckoutConnectorConfig): Provid
       if (err instanceof SyntaxError) return badAnswer();
       return failure('processor_error', 'NETWORK', 'Could not reach Checkout.com', true);
     }
-    const json = isObject(answer.json) ? answer.json : {};
+    const json = bodyOf(answer.json);
     if (answer.status >= 200 && answer.status < 300) return ok(json);
     const codes = Array.isArray(json.error_codes) ? json.error_codes.filter((c): c is string => typeof c === 'string') : [];
     return { ok: false, failure: errorFailure(answer.status, codes) };
@@ -144,9 +154,34 @@ export function createCheckoutConnector(config: CheckoutConnectorConfig): Provid
     return accepted.ok ? settle(id, kind, accepted.value) : accepted;
   }
 
-  /** An action Checkout.com accepted: pending its webhook. */
-  async function settle(_id: string, _kind: Action, actionId: string): Promise<Result<Modification>> {
-    return ok({ pending: true, providerReference: actionId });
+  /** Whether Checkout.com's record of the payment shows the action approved or declined (undefined: not yet). */
+  const actionOutcome = (id: string, actionId: string) =>
+    readUntil(
+      () =>
+        read(call('GET', `${payment(id)}/actions`), (answer) => {
+          if (!Array.isArray(answer.items)) throw new TypeError('actions are not a list');
+          return answer.items.filter(isObject).find((action) => action.id === actionId);
+        }),
+      (action) => (typeof action?.approved === 'boolean' ? action.approved : undefined),
+    );
+
+  /**
+   * An action Checkout.com accepted: pending its webhook when webhooks reach the gateway verified;
+   * else done once the payment's actions show it approved, refused once declined, and until then
+   * an unknown outcome (the gateway's confirming job calls again: the same key answers the same action).
+   */
+  async function settle(id: string, kind: Action, actionId: string): Promise<Result<Modification>> {
+    if (config.webhooks) return ok({ pending: true, providerReference: actionId });
+    const outcome = await actionOutcome(id, actionId);
+    if (outcome.ok && outcome.value !== undefined) {
+      return outcome.value ? ok({ providerReference: actionId }) : { ok: false, failure: modificationFailure(`payment_${kind}_declined`) };
+    }
+    return failure(
+      'timeout',
+      'ACTION_UNCONFIRMED',
+      `Checkout.com accepted the ${kind} but has not made it yet; the gateway asks again`,
+      true,
+    );
   }
 
   /** The payment's status, as Checkout.com's record of it says now. */

@@ -41,6 +41,7 @@ async function settled<T>(call: () => Promise<ProviderResult<T>>, timeoutMs = 30
   }
 }
 
+/** The scenarios of a connector of a provider with webhooks (a WebhookSecret): captures, voids and refunds answer pending. */
 export function checkoutScenarios(context: () => { connector: ProviderConnector; wrongKey: ProviderConnector }) {
   it('authorises a card, captures part of it, refunds part of the capture: each answered pending with its action id', async () => {
     const { connector } = context();

@@ -15,7 +15,8 @@ const PARAMETERS = [
     name: 'WebhookSecret',
     required: false,
     secret: true,
-    description: 'Secret key of the notification endpoint (Developers › Webhooks), to verify Cko-Signature',
+    description:
+      'Secret key of the notification endpoint (Developers › Webhooks), to verify Cko-Signature; without it captures, voids and refunds are confirmed by reading the payment',
   },
 ] as const;
 
@@ -58,6 +59,8 @@ export const CHECKOUT: ProviderType = {
       timeoutMs,
       secretKey: parameters.SecretKey ?? '',
       processingChannelId: parameters.ProcessingChannelId ?? '',
+      // Without a WebhookSecret no notification is verified: accepted actions are confirmed by reading the payment.
+      webhooks: Boolean(parameters.WebhookSecret),
       ...(now && { now }),
     }),
   notifications: CHECKOUT_NOTIFICATIONS,
