@@ -19,6 +19,9 @@ const dashboardUrl = `http://127.0.0.1:${process.env.E2E_DASHBOARD_PORT ?? 3198}
 const metricsUrl = `http://127.0.0.1:${process.env.E2E_METRICS_PORT ?? 3196}/metrics`;
 // The fake Stripe (packages/provider-fakes), where the gateway sends stripe providers' calls.
 const fakeStripeUrl = `http://127.0.0.1:${process.env.E2E_FAKE_STRIPE_PORT ?? 3195}`;
+// Where the gateway sends nab_transact providers' calls: the fake NAB Transact the spec that uses it
+// starts there itself (outcome-unknown.spec.ts: it makes NAB lose answers), for as long as it runs.
+const fakeNabUrl = `http://127.0.0.1:${process.env.E2E_FAKE_NAB_PORT ?? 3194}`;
 Object.assign(process.env, {
   E2E_DATA_DIR: dataDir,
   E2E_SERVER_URL: serverUrl,
@@ -27,6 +30,7 @@ Object.assign(process.env, {
   E2E_DASHBOARD_URL: dashboardUrl,
   E2E_METRICS_URL: metricsUrl,
   E2E_FAKE_STRIPE_URL: fakeStripeUrl,
+  E2E_FAKE_NAB_URL: fakeNabUrl,
 });
 
 const chromium = {
@@ -99,7 +103,7 @@ export default defineConfig({
         LOG_LEVEL: 'warn',
         GATEWAY_DASHBOARD_URL: dashboardUrl,
         GATEWAY_METRICS_PORT: new URL(metricsUrl).port,
-        GATEWAY_PROVIDER_ENDPOINTS: `stripe=${fakeStripeUrl}`,
+        GATEWAY_PROVIDER_ENDPOINTS: `stripe=${fakeStripeUrl},nab_transact=${fakeNabUrl}`,
         // Webhook receivers of the tests listen on 127.0.0.1 (the API tests check the refusal of private addresses).
         GATEWAY_WEBHOOK_ALLOW_PRIVATE: 'true',
       },

@@ -17,6 +17,8 @@ export const dashboardUrl = process.env.E2E_DASHBOARD_URL ?? '';
 export const metricsUrl = process.env.E2E_METRICS_URL ?? '';
 /** The fake Stripe the gateway's stripe providers talk to (GATEWAY_PROVIDER_ENDPOINTS). */
 export const fakeStripeUrl = process.env.E2E_FAKE_STRIPE_URL ?? '';
+/** Where the gateway's nab_transact providers' calls go (GATEWAY_PROVIDER_ENDPOINTS): a spec starts the fake NAB there. */
+export const fakeNabUrl = process.env.E2E_FAKE_NAB_URL ?? '';
 
 export const CARDS = { approved: '4242424242424242', insufficientFunds: '4000000000009995', luhnInvalid: '4242424242424241' };
 

@@ -236,7 +236,15 @@ describe('a nab_transact provider', () => {
     expect(notMade.status, JSON.stringify(notMade)).toBe(200);
     expect(await t.gateway.database.prisma.refund.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({ status: 'FAILED' });
     expect((await a.api.delete(`/refund/${saleId}`)).body).toMatchObject({ status: 'REFUND', refundedAmount: 11 });
-    expect((await staff.query<unknown[]>('dashboard.unknownOutcomes', { settled: true })).data).toHaveLength(3);
+    const settledList = await staff.query<Array<Record<string, unknown>>>('dashboard.unknownOutcomes', { settled: true });
+    expect(settledList.data).toHaveLength(3);
+    // Who settled each, as people read it (the dashboard's "Recently settled").
+    expect(settledList.data.find((row) => row.id === refundId)).toMatchObject({
+      operation: 'refund',
+      resolution: 'not_made',
+      resolvedBy: expect.stringMatching(/^staff:/),
+      resolvedByStaff: { name: 'Staff', email: `staff-${a.accountId}@example.com` },
+    });
 
     // Another account's staff see none of it, and cannot settle it.
     const b = await createAccount(t, []);

@@ -1,9 +1,9 @@
 'use client';
 
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 
 /** Copies text to the clipboard and says so (politely announced). */
-export function CopyButton({ text, label = 'Copy' }: { text: string; label?: string }) {
+export function CopyButton({ text, label = 'Copy' }: { text: string; label?: ReactNode }) {
   const [copied, setCopied] = useState(false);
   return (
     <button
@@ -17,5 +17,18 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
       {label}
       <span role="status">{copied ? ' — copied' : ''}</span>
     </button>
+  );
+}
+
+/** "Copy" naming what it copies for screen readers, where several such buttons share a page. */
+export function CopyLabel({ what, reference }: { what: string; reference: string }) {
+  return (
+    <>
+      Copy
+      <span className="visually-hidden">
+        {' '}
+        {what} {reference}
+      </span>
+    </>
   );
 }

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Details } from '../../components/details';
 import { Field } from '../../components/field';
+import { HeldCallsBanner } from '../../components/held-calls-banner';
 import { LineChart } from '../../components/line-chart';
 import { Loaded } from '../../components/loaded';
 import { formatMoney } from '../../lib/format';
@@ -91,6 +92,7 @@ export function HomeCharts() {
           )}
         </Field>
       </div>
+      <HeldCallsBanner />
       <Loaded query={stats}>{(data) => <Charts {...data} />}</Loaded>
     </>
   );

@@ -23,6 +23,8 @@ export const listOutput = z.array(
     resolvedAt: z.string().nullable(),
     resolution: z.enum(['made', 'not_made']).nullable(),
     resolvedBy: z.string().nullable(),
+    /** The staff member who settled it (resolvedBy is their user id), for people to read; null when removed since. */
+    resolvedByStaff: z.object({ name: z.string(), email: z.string() }).nullable(),
   }),
 );
 

@@ -117,6 +117,12 @@ export function createUnknownOutcomeSettling(
       take: 100,
       include: { charge: { select: { currency: true, reference: true, cardMasked: true, attemptData: true, provider: true } } },
     });
+    // Who settled each (resolvedBy is "staff:<user id>"), as people read it.
+    const settlers = await db.staffUser.findMany({
+      where: { accountId: account.id, id: { in: held.flatMap((row) => row.resolvedBy?.match(/^staff:(.+)$/)?.[1] ?? []) } },
+      select: { id: true, name: true, email: true },
+    });
+    const staff = new Map(settlers.map(({ id, name, email }) => [`staff:${id}`, { name, email }]));
     return held.map(({ charge, ...row }) => ({
       id: row.id,
       chargeId: row.chargeId,
@@ -134,6 +140,7 @@ export function createUnknownOutcomeSettling(
       resolvedAt: row.resolvedAt?.toISOString() ?? null,
       resolution: row.resolution as 'made' | 'not_made' | null,
       resolvedBy: row.resolvedBy,
+      resolvedByStaff: staff.get(row.resolvedBy ?? '') ?? null,
     }));
   }
 

@@ -10,6 +10,7 @@ import { formatDate, formatMoney } from '../../../../lib/format';
 import { useTRPC } from '../../../../lib/trpc';
 import type { Charge } from '../../../../lib/types';
 import { ChargeActions } from './charge-actions';
+import { heldCallEvents, HeldCallNotices, useHeldCallsOf } from './held-call';
 import { ThreeDSecure } from './three-d-secure';
 
 /**
@@ -29,8 +30,12 @@ function useProviderNames(c: Charge): (providerId: string) => string {
   return (providerId) => names.get(providerId) ?? 'a provider';
 }
 
-/** What happened to a charge, oldest first: attempts, capture, void, refunds. */
-function history(c: Charge, providerName: (providerId: string) => string): Array<{ at: string; text: string }> {
+/** What happened to a charge, oldest first: attempts, capture, void, refunds, calls held for staff. */
+function history(
+  c: Charge,
+  providerName: (providerId: string) => string,
+  held: Array<{ at: string; text: string }>,
+): Array<{ at: string; text: string }> {
   const money = (amount: number) => formatMoney(amount, c.currency);
   const events = [
     { at: c.dateAdded, text: `Created for ${money(c.authorisationAmount ?? c.amount)}` },
@@ -41,6 +46,7 @@ function history(c: Charge, providerName: (providerId: string) => string): Array
     ...(c.successDate ? [{ at: c.successDate, text: `Captured ${money(c.amount)}` }] : []),
     ...(c.voidDate ? [{ at: c.voidDate, text: 'Authorisation cancelled (voided)' }] : []),
     ...c.refunds.map((r) => ({ at: r.dateAdded, text: `Refunded ${money(r.amount)}${r.comment ? ` — “${r.comment}”` : ''}` })),
+    ...held,
   ];
   return events.sort((x, y) => x.at.localeCompare(y.at));
 }
@@ -80,6 +86,7 @@ function FailureReason({ c, providerName }: { c: Charge; providerName: (provider
 function ChargeView({ c }: { c: Charge }) {
   const card = c.paymentInformation.card;
   const providerName = useProviderNames(c);
+  const held = useHeldCallsOf(c.chargeId);
   return (
     <>
       <div className="page-header">
@@ -88,6 +95,7 @@ function ChargeView({ c }: { c: Charge }) {
         </h1>
         <Link href="/charges">All charges</Link>
       </div>
+      <HeldCallNotices chargeId={c.chargeId} />
       <FailureReason c={c} providerName={providerName} />
       {c.status === 'AUTHORISE' && (
         <p className="message warning">
@@ -119,7 +127,7 @@ function ChargeView({ c }: { c: Charge }) {
       <section className="card" aria-labelledby="charge-history">
         <h2 id="charge-history">History</h2>
         <ol>
-          {history(c, providerName).map((event) => (
+          {history(c, providerName, heldCallEvents([...held.open, ...held.settled])).map((event) => (
             <li key={`${event.at} ${event.text}`}>
               <time dateTime={event.at}>{formatDate(event.at)}</time> — {event.text}
             </li>
