@@ -203,6 +203,9 @@ describe('a nab_transact provider', () => {
         expect.objectContaining({ chargeId: authId, operation: 'authorisation', amount: 13, resolvedAt: null }),
       ]),
     );
+    // A charge's page asks for its own only.
+    const ofSale = await staff.query<Array<Record<string, unknown>>>('dashboard.unknownOutcomes', { chargeId: saleId });
+    expect(ofSale.data.map((h) => h.chargeId)).toEqual([saleId]);
 
     // A sale made: staff give NAB's txnID; the charge is a SUCCESS that refunds at NAB by it.
     const [sale] = held(saleId);

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 
-export const listInput = z.object({ settled: z.boolean().optional() }).optional();
+export const listInput = z
+  .object({ settled: z.boolean().optional(), /** Only this charge's. */ chargeId: z.string().min(1).max(64).optional() })
+  .optional();
 
 /** Calls whose outcome is unknown at the provider, held for staff (docs/outcome-unknown.md): open ones, or the last settled. */
 export const listOutput = z.array(

@@ -3,7 +3,7 @@ import { listInput, listOutput, settleInput, settleOutput } from './unknown-outc
 
 /** Calls whose outcome is unknown at the provider, held for staff (docs/outcome-unknown.md). */
 export const unknownOutcomes = staffOperation(listInput, listOutput).query(({ ctx, input }) =>
-  ctx.services.charges.unknownOutcomes.list(ctx.account, input?.settled !== true),
+  ctx.services.charges.unknownOutcomes.list(ctx.account, input?.settled !== true, input?.chargeId),
 );
 
 /** Settles a held call as staff found it at the provider. */

@@ -110,9 +110,10 @@ export function createUnknownOutcomeSettling(
     operation: ChargeLifecycle['settleHeld'];
   },
 ) {
-  async function list(account: Account, open: boolean) {
+  /** The open held calls (or the settled ones), newest first: the account's last 100, or all of one charge. */
+  async function list(account: Account, open: boolean, chargeId?: string) {
     const held = await db.unknownOutcome.findMany({
-      where: { accountId: account.id, resolvedAt: open ? null : { not: null } },
+      where: { accountId: account.id, resolvedAt: open ? null : { not: null }, ...(chargeId && { chargeId }) },
       orderBy: { dateAdded: 'desc' },
       take: 100,
       include: { charge: { select: { currency: true, reference: true, cardMasked: true, attemptData: true, provider: true } } },
@@ -126,7 +127,7 @@ export function createUnknownOutcomeSettling(
     return held.map(({ charge, ...row }) => ({
       id: row.id,
       chargeId: row.chargeId,
-      operation: (row.operation === 'payment' && !saleOf(charge, row.id) ? 'authorisation' : row.operation) as HeldOperation,
+      operation: shownOperation(row, charge),
       refundId: row.refundId,
       providerId: row.providerId,
       providerName: charge.provider?.name ?? '',
@@ -158,7 +159,10 @@ export function createUnknownOutcomeSettling(
       data: { resolvedAt: clock.now(), resolution, resolvedBy: staff },
     });
     if (count !== 1)
-      throw new ApiError('InvalidChargeStatus', { http: 409, message: `Staff already settled this ${row.operation} otherwise` });
+      throw new ApiError('InvalidChargeStatus', {
+        http: 409,
+        message: `Staff already settled this ${shownOperation(row, charge)} otherwise`,
+      });
     if (row.operation === 'payment')
       await settle.payment(row, reference !== undefined && { providerChargeId: reference, sale: saleOf(charge, row.id) });
     else await settle.operation(row, reference !== undefined && { providerReference: reference });
@@ -190,3 +194,7 @@ export function createUnknownOutcomeSettling(
 
 /** Whether a held payment was a sale (else an authorisation only), as kept before it left (attempts.ts). */
 const saleOf = (charge: Pick<Charge, 'attemptData'>, idempotencyKey: string) => keptAttempt(charge, idempotencyKey)?.capture !== false;
+
+/** A held call's operation as staff read it: a payment that was an authorisation only is named so. */
+const shownOperation = (row: UnknownOutcome, charge: Pick<Charge, 'attemptData'>): HeldOperation =>
+  row.operation === 'payment' && !saleOf(charge, row.id) ? 'authorisation' : (row.operation as UnknownOperation);

@@ -15,10 +15,9 @@ import { errorMessage, fieldErrors, useTRPC } from '../../../../lib/trpc';
 /** A charge's calls held for staff: those waiting, and those settled (for its history). */
 export function useHeldCallsOf(chargeId: string): { open: HeldCall[]; settled: HeldCall[] } {
   const trpc = useTRPC();
-  const open = useQuery(trpc.dashboard.unknownOutcomes.queryOptions({})).data ?? [];
-  const settled = useQuery(trpc.dashboard.unknownOutcomes.queryOptions({ settled: true })).data ?? [];
-  const mine = (rows: HeldCall[]) => rows.filter((h) => h.chargeId === chargeId);
-  return { open: mine(open), settled: mine(settled) };
+  const open = useQuery(trpc.dashboard.unknownOutcomes.queryOptions({ chargeId })).data ?? [];
+  const settled = useQuery(trpc.dashboard.unknownOutcomes.queryOptions({ chargeId, settled: true })).data ?? [];
+  return { open, settled };
 }
 
 /** The history's lines of a charge's held calls: held, then settled by whom and how. */
