@@ -30,12 +30,13 @@ export const listOutput = z.array(
   }),
 );
 
+/** A provider's id of a transaction, as its portal shows it: letters, digits, '-' and '_'. */
 const providerId = z
   .string()
   .trim()
   .min(1)
   .max(64)
-  .regex(/^[\x21-\x7e]+$/, 'Printable characters without spaces');
+  .regex(/^[A-Za-z0-9_-]+$/, 'Letters, digits, - and _ only');
 
 export const settleInput = z.object({
   id: z.string().min(1).max(200),

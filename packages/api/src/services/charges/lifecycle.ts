@@ -87,12 +87,22 @@ export function createChargeLifecycle(
     data: Prisma.ChargeUpdateManyMutationInput,
     pending?: PendingModification,
   ) {
-    await db.$transaction(async (tx) => {
-      const { count } = await tx.charge.updateMany({ where: { id: charge.id, status: 'AUTHORISE', pendingOperation: operation }, data });
-      if (count === 1 && data.status !== undefined) await events.statusChanged(tx, charge);
-      if (count === 1 && pending) await keepPending(tx, pending);
-      await jobs.cancel(jobKey(operation, charge.id), { tx });
-    });
+    await db.$transaction((tx) => finishIn(tx, charge, operation, data, pending));
+  }
+
+  /** `finish` in the caller's transaction: true when it changed the charge (the lease was still held). */
+  async function finishIn(
+    tx: Prisma.TransactionClient,
+    charge: ListenedCharge,
+    operation: Operation,
+    data: Prisma.ChargeUpdateManyMutationInput,
+    pending?: PendingModification,
+  ): Promise<boolean> {
+    const { count } = await tx.charge.updateMany({ where: { id: charge.id, status: 'AUTHORISE', pendingOperation: operation }, data });
+    if (count === 1 && data.status !== undefined) await events.statusChanged(tx, charge);
+    if (count === 1 && pending) await keepPending(tx, pending);
+    await jobs.cancel(jobKey(operation, charge.id), { tx });
+    return count === 1;
   }
 
   /** The change of a charge whose capture (of `captured`) or void the provider made. */
@@ -105,12 +115,16 @@ export function createChargeLifecycle(
    * Settles a capture, void or refund held for staff (unknown-outcomes.ts) as they found it at the
    * provider: made (a refund with the provider's id of it), or not (its reservation released).
    */
-  async function settleHeld(held: UnknownOutcome, made: { providerReference: string } | false): Promise<void> {
-    const charge = await db.charge.findUniqueOrThrow({ where: { id: held.chargeId }, include: chargeInclude });
+  async function settleHeld(
+    tx: Prisma.TransactionClient,
+    held: UnknownOutcome,
+    made: { providerReference: string } | false,
+  ): Promise<boolean> {
+    const charge = await tx.charge.findUniqueOrThrow({ where: { id: held.chargeId } });
     if (held.refundId)
-      return finishRefund(held.refundId, charge, held.amount, made ? { providerRefundId: made.providerReference } : 'failed');
+      return finishRefundIn(tx, held.refundId, charge, held.amount, made ? { providerRefundId: made.providerReference } : 'failed');
     const operation = held.operation as Operation;
-    await finish(charge, operation, made ? doneChange(operation, held.amount) : RELEASED);
+    return finishIn(tx, charge, operation, made ? doneChange(operation, held.amount) : RELEASED);
   }
 
   /** The modification to keep when the provider answered "received" (Adyen). */
@@ -130,10 +144,14 @@ export function createChargeLifecycle(
    * its confirming job; a new one once the provider failed an earlier one by notification (else the
    * provider would answer the failed one again), or staff settled one held as not made.
    */
-  async function operationKey(chargeId: string, operation: Operation): Promise<string> {
+  async function operationKey(charge: ChargeRecord, operation: Operation): Promise<string> {
+    const chargeId = charge.id;
     const [failed, settled] = await Promise.all([
       db.providerModification.count({ where: { chargeId, kind: operation, status: 'FAILED' } }),
-      db.unknownOutcome.count({ where: { chargeId, operation, resolvedAt: { not: null } } }),
+      // Only a provider that cannot take a call twice has held calls (unknown-outcomes.ts).
+      charge.provider && !resendable(charge.provider)
+        ? db.unknownOutcome.count({ where: { chargeId, operation, resolvedAt: { not: null } } })
+        : 0,
     ]);
     const earlier = failed + settled;
     return earlier === 0 ? `${chargeId}:${operation}` : `${chargeId}:${operation}:${earlier + 1}`;
@@ -147,7 +165,7 @@ export function createChargeLifecycle(
     const charge = await db.charge.findUniqueOrThrow({ where: { id: chargeId }, include: chargeInclude });
     if (charge.pendingOperation !== operation) return;
     const { connector, providerChargeId } = providerOf(charge);
-    const idempotencyKey = await operationKey(chargeId, operation);
+    const idempotencyKey = await operationKey(charge, operation);
     const result =
       operation === 'capture'
         ? await connector.capture({ providerChargeId, amount: amount ?? charge.amount, idempotencyKey, currency: charge.currency })
@@ -208,7 +226,7 @@ export function createChargeLifecycle(
   async function confirmOperation(chargeId: string, operation: Operation, amount?: bigint): Promise<void> {
     const charge = await db.charge.findUniqueOrThrow({ where: { id: chargeId }, include: chargeInclude });
     if (charge.pendingOperation !== operation) return;
-    const call = { charge, operation, idempotencyKey: await operationKey(chargeId, operation), amount: amount ?? charge.amount };
+    const call = { charge, operation, idempotencyKey: await operationKey(charge, operation), amount: amount ?? charge.amount };
     await confirm(call, () => completeOperation(chargeId, operation, amount));
   }
 
@@ -273,26 +291,36 @@ export function createChargeLifecycle(
     amount: bigint,
     outcome: { providerRefundId: string; pending?: PendingModification } | 'failed',
   ) {
+    await db.$transaction((tx) => finishRefundIn(tx, refundId, charge, amount, outcome));
+  }
+
+  /** `finishRefund` in the caller's transaction: true when it changed the refund (it was still pending). */
+  async function finishRefundIn(
+    tx: Prisma.TransactionClient,
+    refundId: string,
+    charge: ListenedCharge,
+    amount: bigint,
+    outcome: { providerRefundId: string; pending?: PendingModification } | 'failed',
+  ): Promise<boolean> {
     const chargeId = charge.id;
-    await db.$transaction(async (tx) => {
-      const { count } = await tx.refund.updateMany({
-        where: { id: refundId, status: 'PENDING' },
-        data: outcome === 'failed' ? { status: 'FAILED' } : { status: 'SUCCEEDED', providerRefundId: outcome.providerRefundId },
-      });
-      if (count === 1 && outcome === 'failed') {
-        await tx.$executeRaw`UPDATE "Charge" SET "refundPendingAmount" = "refundPendingAmount" - ${amount} WHERE "id" = ${chargeId}`;
-      } else if (count === 1) {
-        await tx.$executeRaw`
-          UPDATE "Charge" SET
-            "refundPendingAmount" = "refundPendingAmount" - ${amount},
-            "refundedAmount" = "refundedAmount" + ${amount},
-            "status" = (CASE WHEN "refundedAmount" + ${amount} >= "capturedAmount" THEN 'REFUND' ELSE 'PARTIAL_REFUND' END)::"ChargeStatus"
-          WHERE "id" = ${chargeId}`;
-        await events.statusChanged(tx, charge);
-        if (outcome !== 'failed' && outcome.pending) await keepPending(tx, outcome.pending);
-      }
-      await jobs.cancel(jobKey('refund', refundId), { tx });
+    const { count } = await tx.refund.updateMany({
+      where: { id: refundId, status: 'PENDING' },
+      data: outcome === 'failed' ? { status: 'FAILED' } : { status: 'SUCCEEDED', providerRefundId: outcome.providerRefundId },
     });
+    if (count === 1 && outcome === 'failed') {
+      await tx.$executeRaw`UPDATE "Charge" SET "refundPendingAmount" = "refundPendingAmount" - ${amount} WHERE "id" = ${chargeId}`;
+    } else if (count === 1) {
+      await tx.$executeRaw`
+        UPDATE "Charge" SET
+          "refundPendingAmount" = "refundPendingAmount" - ${amount},
+          "refundedAmount" = "refundedAmount" + ${amount},
+          "status" = (CASE WHEN "refundedAmount" + ${amount} >= "capturedAmount" THEN 'REFUND' ELSE 'PARTIAL_REFUND' END)::"ChargeStatus"
+        WHERE "id" = ${chargeId}`;
+      await events.statusChanged(tx, charge);
+      if (outcome !== 'failed' && outcome.pending) await keepPending(tx, outcome.pending);
+    }
+    await jobs.cancel(jobKey('refund', refundId), { tx });
+    return count === 1;
   }
 
   /** Asks the provider for a pending refund (idempotent by the refund id) and records the outcome. */
@@ -361,8 +389,11 @@ export function createChargeLifecycle(
     async (account: Account, chargeId: string, abandoned: boolean): Promise<KeyAnswer> => {
       const charge = await load(account, chargeId);
       if (charge.pendingOperation === operation) {
-        if (await unknownOutcomes.isHeld(await operationKey(chargeId, operation))) return { error: heldError(operation, { chargeId }) };
-        if (abandoned) await jobs.bringForward(jobKey(operation, chargeId));
+        // A call that cannot be sent twice is held by its job at its time, never brought forward on
+        // a process wrongly seen dead while its call may still be on the way (unknown-outcomes.ts).
+        if (charge.provider && !resendable(charge.provider)) {
+          if (await unknownOutcomes.isHeld(await operationKey(charge, operation))) return { error: heldError(operation, { chargeId }) };
+        } else if (abandoned) await jobs.bringForward(jobKey(operation, chargeId));
         return 'pending';
       }
       const done = operation === 'capture' ? charge.capturedAmount > 0n : charge.status === 'AUTHORISE_CANCELLED';
@@ -376,8 +407,10 @@ export function createChargeLifecycle(
     const refund = await db.refund.findFirstOrThrow({ where: { id: refundId, charge: { accountId: account.id } } });
     const { chargeId } = refund;
     if (refund.status === 'PENDING') {
-      if (await unknownOutcomes.isHeld(refundId)) return { error: heldError('refund', { chargeId, refundId }) };
-      if (abandoned) await jobs.bringForward(jobKey('refund', refundId));
+      const { provider } = await load(account, chargeId);
+      if (provider && !resendable(provider)) {
+        if (await unknownOutcomes.isHeld(refundId)) return { error: heldError('refund', { chargeId, refundId }) };
+      } else if (abandoned) await jobs.bringForward(jobKey('refund', refundId));
       return 'pending';
     }
     if (refund.status === 'SUCCEEDED') return { data: toChargeView(await load(account, chargeId)) };

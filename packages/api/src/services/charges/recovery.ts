@@ -89,43 +89,42 @@ export function createAbandonedRecovery(
         );
       return 'later';
     }
-    return (await decide(charge, { status: 'FAILED', failureCode: ABANDONED.code, failureMessage: ABANDONED.message }))
-      ? 'failed'
-      : 'later';
+    const failed = { status: 'FAILED', failureCode: ABANDONED.code, failureMessage: ABANDONED.message } as const;
+    const decided = await events.changing(
+      charge,
+      (tx) => decide(tx, charge, failed),
+      (changed) => changed,
+    );
+    return decided ? 'failed' : 'later';
   }
 
-  /** Decides a charge still PROCESSING (with its event); false when something else decided it first. */
-  async function decide(charge: Charge, data: Prisma.ChargeUpdateManyMutationInput): Promise<boolean> {
-    const { count } = await events.changing(
-      charge,
-      async (tx) => {
-        const decided = await tx.charge.updateMany({ where: { id: charge.id, status: 'PROCESSING' }, data });
-        // A failed payment of a payment link gives its slot back, as one declined does.
-        if (decided.count === 1 && data.status === 'FAILED' && charge.paymentLinkId) await giveBackSlot(tx, charge.paymentLinkId);
-        return decided;
-      },
-      (result) => result.count === 1,
-    );
+  /** Decides a charge still PROCESSING; false when something else decided it first. */
+  async function decide(tx: Prisma.TransactionClient, charge: Charge, data: Prisma.ChargeUpdateManyMutationInput): Promise<boolean> {
+    const { count } = await tx.charge.updateMany({ where: { id: charge.id, status: 'PROCESSING' }, data });
+    // A failed payment of a payment link gives its slot back, as one declined does.
+    if (count === 1 && data.status === 'FAILED' && charge.paymentLinkId) await giveBackSlot(tx, charge.paymentLinkId);
     return count === 1;
   }
 
   /**
-   * Settles a payment held for staff (unknown-outcomes.ts) as they found it at the provider: made
-   * (a sale SUCCESS, an authorisation AUTHORISE, under the provider's id of it) or not (FAILED).
+   * Settles a payment held for staff (unknown-outcomes.ts) as they found it at the provider, in
+   * their transaction, with its event: made (a sale SUCCESS, an authorisation AUTHORISE, under the
+   * provider's id of it) or not (FAILED). False when the charge is no longer PROCESSING.
    */
-  async function settleHeldPayment(held: UnknownOutcome, made: { providerChargeId: string; sale: boolean } | false): Promise<void> {
-    const charge = await db.charge.findUniqueOrThrow({ where: { id: held.chargeId } });
-    if (!made) {
-      await decide(charge, { status: 'FAILED', failureCode: NOT_MADE.code, failureMessage: NOT_MADE.message });
-      return;
-    }
-    const { providerChargeId, sale } = made;
-    await decide(
-      charge,
-      sale
-        ? { status: 'SUCCESS', providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
-        : { status: 'AUTHORISE', providerChargeId },
-    );
+  async function settleHeldPayment(
+    tx: Prisma.TransactionClient,
+    held: UnknownOutcome,
+    made: { providerChargeId: string; sale: boolean } | false,
+  ): Promise<boolean> {
+    const charge = await tx.charge.findUniqueOrThrow({ where: { id: held.chargeId } });
+    const data: Prisma.ChargeUpdateManyMutationInput = !made
+      ? { status: 'FAILED', failureCode: NOT_MADE.code, failureMessage: NOT_MADE.message }
+      : made.sale
+        ? { status: 'SUCCESS', providerChargeId: made.providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
+        : { status: 'AUTHORISE', providerChargeId: made.providerChargeId };
+    const decided = await decide(tx, charge, data);
+    if (decided) await events.statusChanged(tx, charge);
+    return decided;
   }
 
   return { reverse, recoverAbandoned, settleHeldPayment };
@@ -221,7 +220,8 @@ export function createChargeRecovery(
     const charge = await db.charge.findFirstOrThrow({ where: { id: chargeId, accountId: account.id }, include: chargeInclude });
     if (charge.status === 'PROCESSING') {
       const attemptKey = `${charge.id}:${charge.attemptCount}`;
-      if (await unknownOutcomes.isHeld(attemptKey)) return { error: heldError('payment', { chargeId }) };
+      const held = charge.provider !== null && !resendable(charge.provider) && (await unknownOutcomes.isHeld(attemptKey));
+      if (held) return { error: heldError('payment', { chargeId }) };
       if (abandoned) await recoverWhenStuck(charge);
       return 'pending';
     }

@@ -5,6 +5,7 @@ import { requireCurrency } from '../money';
 import { typeOfProvider } from '../providers/currencies';
 import type { createChargeLifecycle } from './lifecycle';
 import type { AbandonedRecovery } from './recovery';
+import { PROVIDER_OUTCOME_TX } from './events';
 import { keptAttempt } from './reversal';
 
 type ChargeLifecycle = ReturnType<typeof createChargeLifecycle>;
@@ -58,7 +59,7 @@ export function createUnknownOutcomes({ db, logger }: Pick<Dependencies, 'db' | 
       const { charge, provider, operation, idempotencyKey, amount, refundId, providerChargeId } = call;
       const lookup = typeOfProvider(provider).noIdempotency?.lookupReference;
       const providerReference = lookup ? lookup({ idempotencyKey, providerChargeId }) : idempotencyKey;
-      await tx.unknownOutcome.createMany({
+      const { count } = await tx.unknownOutcome.createMany({
         data: [
           {
             id: idempotencyKey,
@@ -73,10 +74,11 @@ export function createUnknownOutcomes({ db, logger }: Pick<Dependencies, 'db' | 
         ],
         skipDuplicates: true,
       });
-      logger.error(
-        { chargeId: charge.id, operation, providerId: provider.id, providerReference },
-        'outcome unknown at the provider: held for staff to look up at the provider',
-      );
+      if (count === 1)
+        logger.error(
+          { chargeId: charge.id, operation, providerId: provider.id, providerReference },
+          'outcome unknown at the provider: held for staff to look up at the provider',
+        );
     },
 
     /** Whether the call with this key is held, not settled yet. */
@@ -145,6 +147,11 @@ export function createUnknownOutcomeSettling(
     }));
   }
 
+  /**
+   * Settles a held call as staff found it, in one transaction with the change of its charge (or
+   * refund): a crash leaves either both or neither. The same settling again answers as the first
+   * did and changes nothing; another is refused (409), as is one whose charge changed meanwhile.
+   */
   async function resolve(account: Account, staff: string, settlement: Settlement): Promise<{ chargeId: string }> {
     const held = await db.unknownOutcome.findFirst({
       where: { id: settlement.id, accountId: account.id },
@@ -152,22 +159,28 @@ export function createUnknownOutcomeSettling(
     });
     if (!held) throw notFound('NoTransactionFound', 'Unknown outcome');
     const { charge, ...row } = held;
+    const { chargeId } = row;
     const resolution = settlement.made ? 'made' : 'not_made';
-    const reference = settlement.made ? madeAs(row, charge, settlement) : undefined;
-    const { count } = await db.unknownOutcome.updateMany({
-      where: { id: row.id, OR: [{ resolvedAt: null }, { resolution }] },
-      data: { resolvedAt: clock.now(), resolution, resolvedBy: staff },
-    });
-    if (count !== 1)
-      throw new ApiError('InvalidChargeStatus', {
-        http: 409,
-        message: `Staff already settled this ${shownOperation(row, charge)} otherwise`,
+    const reference = settlement.made ? madeAs(row, charge, settlement) : null;
+    const conflict = (why: string) => new ApiError('InvalidChargeStatus', { http: 409, message: why, details: { chargeId } });
+    if (row.resolvedAt) {
+      if (row.resolution === resolution && row.resolvedReference === reference) return { chargeId };
+      throw conflict(`Staff already settled this ${shownOperation(row, charge)} otherwise`);
+    }
+    await db.$transaction(async (tx) => {
+      const { count } = await tx.unknownOutcome.updateMany({
+        where: { id: row.id, resolvedAt: null },
+        data: { resolvedAt: clock.now(), resolution, resolvedBy: staff, resolvedReference: reference },
       });
-    if (row.operation === 'payment')
-      await settle.payment(row, reference !== undefined && { providerChargeId: reference, sale: saleOf(charge, row.id) });
-    else await settle.operation(row, reference !== undefined && { providerReference: reference });
-    logger.warn({ chargeId: row.chargeId, operation: row.operation, resolution, staff }, 'held call settled by staff');
-    return { chargeId: row.chargeId };
+      if (count !== 1) throw conflict(`Staff already settled this ${shownOperation(row, charge)}`);
+      const changed =
+        row.operation === 'payment'
+          ? await settle.payment(tx, row, reference !== null && { providerChargeId: reference, sale: saleOf(charge, row.id) })
+          : await settle.operation(tx, row, reference !== null && { providerReference: reference });
+      if (!changed) throw conflict('The charge changed meanwhile: look at it again');
+    }, PROVIDER_OUTCOME_TX);
+    logger.warn({ chargeId, operation: row.operation, resolution, staff }, 'held call settled by staff');
+    return { chargeId };
   }
 
   /** What staff found made, as the gateway names it: the payment's id at the provider, or the refund's (nothing for a capture or void). */

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "UnknownOutcome" ADD COLUMN     "resolvedReference" TEXT;
