@@ -28,6 +28,11 @@ async function runBackgroundWork() {
   for (let round = 0; round < 10 && (await t.gateway.worker.runDue()) > 0; round += 1);
 }
 
+// needs core: nab_transact (no idempotency key) is left out. The confirming job sends a completion
+// or refund whose answer was lost again: NAB refuses the completion (126, done already) and the
+// refund (134, more than is left), so the gateway records the capture and the refund as refused
+// (the charge stays AUTHORISE, or SUCCESS with nothing refunded) while NAB made them. A lost
+// completion or refund of a type without idempotency must not be resent, but held for staff.
 describe.each<RealType>(['stripe', 'adyen', 'checkout'])('a lost answer from %s', (type) => {
   let a: TestAccount;
   const real = () => fakes.of(type);
@@ -41,7 +46,7 @@ describe.each<RealType>(['stripe', 'adyen', 'checkout'])('a lost answer from %s'
   async function charge(capture: boolean): Promise<string> {
     const { status, body } = await a.api.post('/charge/card', {
       amount: 10,
-      currency: 'EUR',
+      currency: real().currency,
       providerId: a.providerIds[0],
       capture,
       paymentInformation: real().card(),
