@@ -186,11 +186,15 @@ describe('against the fake NAB Transact', () => {
       environment: 'SANDBOX',
       parameters: CREDENTIALS,
     });
-    expect(failureOf(await closed.authorise(payment()))).toMatchObject({
+    // The gateway keeps an attempt's parameters before the call (keep({})): its reversal then has nothing to do.
+    const { req, reverse } = kept(payment());
+    await req.keep!({});
+    expect(failureOf(await closed.authorise(req))).toMatchObject({
       category: 'processor_error',
       gatewayCode: 'UNREACHABLE',
       retryable: true,
     });
+    valueOf(await closed.reverse(reverse()));
     const notNab = NAB_TRANSACT.connector({
       baseUrl: `${fake.url}/nowhere`,
       timeoutMs: 500,

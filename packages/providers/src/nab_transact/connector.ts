@@ -162,19 +162,24 @@ export function createNabConnector(config: NabConnectorConfig): ProviderConnecto
       if (!outcomeUnknown(failure)) await req.keep?.({ declined: responseCode ?? '' });
       else if (txnID && !/^0+$/.test(txnID)) await req.keep?.({ providerChargeId: paymentId({ txnID, ...base }) });
     };
+    // No connection to NAB could be made: nothing was sent, and a reversal has nothing to do.
+    const notPaid = async <T>(failed: Result<T>): Promise<Result<T>> => {
+      if (!failed.ok && failed.failure.gatewayCode === 'UNREACHABLE') await req.keep?.({ notSent: 'UNREACHABLE' });
+      return failed;
+    };
 
     if (source.type === 'stored_card') {
       // A triggered payment on the customer reference number: always a purchase.
       if (!req.capture) return unsupported(TYPE, 'authorise-only payments on stored cards');
       const paid = await periodic({ actionType: 'trigger', crn: source.providerToken, ...base, transactionReference: order }, declined);
-      if (!paid.ok) return paid;
+      if (!paid.ok) return notPaid(paid);
       if (!paid.value.txnID) return fail('BAD_RESPONSE');
       return approved(req, { txnID: paid.value.txnID, ...base }, true);
     }
 
     const txnType = req.capture ? TXN_TYPE.payment : TXN_TYPE.preauthorise;
     const paid = await transact({ txnType, ...base, card: source.card }, declined);
-    if (!paid.ok) return paid;
+    if (!paid.ok) return notPaid(paid);
     const { txnID, preauthID } = paid.value;
     if (!txnID || (!req.capture && !preauthID)) return fail('BAD_RESPONSE');
     return approved(req, { txnID, ...base, ...(!req.capture && { preauthID }) }, req.capture);
@@ -243,7 +248,8 @@ export function createNabConnector(config: NabConnectorConfig): ProviderConnecto
 
     reverse: async (req) => {
       const named = req.providerChargeId ?? req.providerData?.providerChargeId;
-      if (!named && req.providerData?.declined !== undefined) return ok(undefined);
+      // NAB declined it, or it was never sent: nothing to reverse.
+      if (!named && (req.providerData?.declined !== undefined || req.providerData?.notSent !== undefined)) return ok(undefined);
       const payment = named ? readPaymentId(named) : undefined;
       // NAB has no call that finds a transaction by purchaseOrderNo: without its txnID, nobody can tell.
       return payment ? reversal(payment) : fail('OUTCOME_UNKNOWN');
