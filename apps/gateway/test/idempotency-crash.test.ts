@@ -127,12 +127,11 @@ const acquirers: Array<[string, () => Promise<Acquirer>]> = [
   ['stripe', async () => real('stripe')],
   ['adyen', async () => real('adyen')],
   ['checkout', async () => real('checkout')],
-  // needs core: nab_transact (no idempotency key) is left out. Run with it, the new charges NAB made
-  // and never answered end FAILED (80) while NAB holds them (no txnID to reverse by: they must stay
-  // "outcome unknown" for staff); the completions left in flight are sent again, refused by NAB (126,
-  // done already) and answered as refused (47) though NAB captured them; the refunds left in flight
-  // are sent again and NAB books each twice. A lost completion or refund of a type without
-  // idempotency must not be resent, but held for staff.
+  // nab_transact is left out: this expects the hung charges FAILED (80) after their reversal, and
+  // the captures and refunds in flight confirmed by sending them again. NAB can do neither, so they
+  // are held for staff (PROCESSING, leased, PENDING; docs/outcome-unknown.md); a NAB variant would
+  // assert the holds. (Before the core held them, the charges were failed while NAB held them, the
+  // captures answered refused, 47, though made, and the refunds booked twice.)
 ];
 
 // Two processes share the database: the embedded one cannot be shared.

@@ -71,11 +71,11 @@ async function killable(type: RealType) {
 }
 
 // Two processes must share the database: the embedded one cannot be shared.
-// needs core: nab_transact (no idempotency key) is left out. The next gateway cannot reverse the
-// payment the dead one never heard of (no txnID: OUTCOME_UNKNOWN) and fails the charge (80) while
-// NAB holds it: it must stay "outcome unknown" for staff, never FAILED. And it bills the
-// subscription payment again with the same key, which NAB takes for a second payment: a payment
-// left in flight by a crash must not be resent for a type without idempotency.
+// nab_transact is left out: these expect a type that can reverse or resend (FAILED 80, then
+// SUCCESS billed again with the same keys). NAB cannot reverse the payment the dead gateway never
+// heard of (no txnID) nor take it twice, so the next gateway holds both for staff (PROCESSING;
+// docs/outcome-unknown.md). A NAB variant would assert the hold. (Before the core held them, the
+// charge was failed while NAB held the payment, and the subscription payment was paid twice.)
 describe.skipIf(!inject('databaseServerUrl')).each<RealType>(['stripe', 'adyen', 'checkout'])(
   'a gateway killed mid-charge at %s',
   (type) => {

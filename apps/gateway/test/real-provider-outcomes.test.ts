@@ -28,11 +28,11 @@ async function runBackgroundWork() {
   for (let round = 0; round < 10 && (await t.gateway.worker.runDue()) > 0; round += 1);
 }
 
-// needs core: nab_transact (no idempotency key) is left out. The confirming job sends a completion
-// or refund whose answer was lost again: NAB refuses the completion (126, done already) and the
-// refund (134, more than is left), so the gateway records the capture and the refund as refused
-// (the charge stays AUTHORISE, or SUCCESS with nothing refunded) while NAB made them. A lost
-// completion or refund of a type without idempotency must not be resent, but held for staff.
+// nab_transact is left out: it cannot take a call twice, so its lost completion or refund is held
+// for staff (docs/outcome-unknown.md), never confirmed in the background as these expect (run with
+// it, the charge stays AUTHORISE, or SUCCESS with the refund PENDING). charge-nab-transact.test.ts
+// holds NAB to that. (Before the core held them, the confirming job sent them again: NAB refused
+// the completion, 126, and booked or refused the refund, 134, while it had made both.)
 describe.each<RealType>(['stripe', 'adyen', 'checkout'])('a lost answer from %s', (type) => {
   let a: TestAccount;
   const real = () => fakes.of(type);
