@@ -24,8 +24,10 @@ const MAIN_TS = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const ROWS = 1000;
 const METHODS = 10;
 
-/** Row n's amount in minor units of AUD: all different within any 97 rows, some with cents. */
-const minorOf = (n: number) => BigInt((1 + (n % 97)) * 100 + (n % 100));
+/** Cents NAB's test system approves (it answers with the cents as the bank's response code). */
+const APPROVED_CENTS = [0, 8, 11, 16, 77];
+/** Row n's amount in minor units: all different within any 97 rows, some with cents. */
+const minorOf = (n: number) => BigInt((1 + (n % 97)) * 100 + APPROVED_CENTS[n % APPROVED_CENTS.length]!);
 const amountOf = (n: number) => `${minorOf(n) / 100n}.${String(minorOf(n) % 100n).padStart(2, '0')}`;
 
 /** What differs between the acquirers a batch is killed at. */
@@ -84,12 +86,12 @@ async function simulated(dir: string): Promise<Acquirer> {
 
 let fakes: RealProviders;
 
-/** A fake stripe or adyen provider: it lives in this process, so its record outlives the gateway. */
+/** A fake provider (stripe, adyen, checkout): it lives in this process, so its record outlives the gateway. */
 function real(type: RealType): Acquirer {
   const provider = fakes.of(type);
   return {
     rows: 300,
-    currency: 'EUR',
+    currency: provider.currency,
     provider: provider.newProvider(),
     paymentInformation: provider.card(),
     env: { GATEWAY_PROVIDER_ENDPOINTS: `${type}=${fakes.endpoints[type]}` },
@@ -121,6 +123,10 @@ const acquirers: Array<[string, (dir: string) => Promise<Acquirer>]> = [
   ['stripe', async () => real('stripe')],
   ['adyen', async () => real('adyen')],
   ['checkout', async () => real('checkout')],
+  // nab_transact is left out: this expects every row charged after the restart, as a type that
+  // takes a call twice allows. NAB cannot, so the rows the dead gateway left in flight are held for
+  // staff (docs/outcome-unknown.md) and the batch does not end 300 of 300; a NAB variant would
+  // count them held. (Before the core held them, they were charged again: NAB paid each twice.)
 ];
 
 // Two processes must share the database: the embedded one cannot be shared.

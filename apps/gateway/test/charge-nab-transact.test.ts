@@ -5,7 +5,8 @@ import { createAccount, staffOf, startTestGateway, type TestAccount, type TestGa
 /**
  * A nab_transact provider over REST, against the fake NAB Transact (held to a schema of NAB's
  * documented XML API): created as the public SDKs' tests create it, without a call to NAB; charged,
- * captured, voided and refunded; declines by NAB's test amounts; a lost answer.
+ * captured, voided and refunded; declines by NAB's test amounts; a lost answer, and NAB's word
+ * that the bank's was lost.
  */
 let t: TestGateway;
 let fake: FakeNab;
@@ -130,9 +131,17 @@ describe('a nab_transact provider', () => {
     expect(held(String(repeat.body.chargeId))).toEqual([expect.objectContaining({ captured: 700, recurring: true })]);
   });
 
-  it('holds a charge whose answer NAB never gave for staff, never failing it on a guess, and never sends it again', async () => {
-    fake.hangNext('0', { processed: true });
-    const key = { 'Idempotency-Key': `nab-lost-${Date.now()}` };
+  // NAB may hold the payment after either, and without its txnID the gateway cannot reverse it.
+  it.each([
+    ['never gave', 'hang', () => fake.hangNext('0', { processed: true })],
+    [
+      'gave as 111 without a transaction id (the bank’s answer lost)',
+      '111',
+      () => fake.failNext('0', { kind: 'declined', responseCode: '111' }),
+    ],
+  ])('holds a charge whose answer NAB %s for staff, never failing it on a guess, and never sends it again', async (_how, name, fault) => {
+    fault();
+    const key = { 'Idempotency-Key': `nab-lost-${name}-${Date.now()}` };
     const body = { amount: 10, currency: 'AUD', providerId: slow, paymentInformation: CARD };
     const lost = await a.api.post('/charge/card', body, key);
     expect(lost.status, JSON.stringify(lost.body)).toBe(400);

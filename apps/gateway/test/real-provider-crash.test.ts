@@ -7,7 +7,7 @@ import { client, createTestDatabase, startTestGateway, type TestGateway } from '
 import { startRealProviders, type RealProviders, type RealType } from './real-providers';
 
 /**
- * A gateway killed (SIGKILL) while a stripe or adyen provider is making a card payment: the
+ * A gateway killed (SIGKILL) while a stripe, adyen or checkout provider is making a card payment: the
  * provider made it, the gateway never heard. The fake providers run in this process, so they
  * outlive the gateway as real ones would. The gateway that takes over either finds the charge
  * abandoned and reverses the payment with what the dead one kept of the attempt (its parameters,
@@ -71,14 +71,20 @@ async function killable(type: RealType) {
 }
 
 // Two processes must share the database: the embedded one cannot be shared.
+// nab_transact is left out: these expect a type that can reverse or resend (FAILED 80, then
+// SUCCESS billed again with the same keys). NAB cannot reverse the payment the dead gateway never
+// heard of (no txnID) nor take it twice, so the next gateway holds both for staff (PROCESSING;
+// docs/outcome-unknown.md). A NAB variant would assert the hold. (Before the core held them, the
+// charge was failed while NAB held the payment, and the subscription payment was paid twice.)
 describe.skipIf(!inject('databaseServerUrl')).each<RealType>(['stripe', 'adyen', 'checkout'])(
   'a gateway killed mid-charge at %s',
   (type) => {
     it('leaves a payment the next gateway reverses: none is left at the provider', async () => {
       const { real, db, providerId, api, killAtProvider, takeOver } = await killable(type);
       const hanging = real.hangNext('payment');
+      // Cents NAB's test system approves (16), for when the type joins.
       const charging = api
-        .post('/charge/card', { amount: 12.5, currency: 'EUR', providerId, reference: 'killed', paymentInformation: real.card() })
+        .post('/charge/card', { amount: 12.16, currency: real.currency, providerId, reference: 'killed', paymentInformation: real.card() })
         .catch(() => undefined);
       await killAtProvider(hanging);
       await charging;
@@ -86,7 +92,7 @@ describe.skipIf(!inject('databaseServerUrl')).each<RealType>(['stripe', 'adyen',
       const [charge] = await db.prisma.charge.findMany({ where: { reference: 'killed' } });
       expect(charge).toMatchObject({ status: 'PROCESSING', attemptCount: 1 });
       const chargeId = charge!.id;
-      expect(real.payments(chargeId)).toEqual([expect.objectContaining({ authorised: 1250 })]);
+      expect(real.payments(chargeId)).toEqual([expect.objectContaining({ authorised: 1216 })]);
 
       const next = await takeOver();
       expect(await next.gateway.services.charges.sweepAbandoned()).toBe(1);
@@ -105,7 +111,7 @@ describe.skipIf(!inject('databaseServerUrl')).each<RealType>(['stripe', 'adyen',
       const subscribed = await api.post('/subscription/payment_method', {
         paymentMethodId: method.body.paymentMethodId,
         amount: 8,
-        currency: 'EUR',
+        currency: real.currency,
         interval: 'Month',
         frequency: 1,
       });

@@ -28,6 +28,11 @@ async function runBackgroundWork() {
   for (let round = 0; round < 10 && (await t.gateway.worker.runDue()) > 0; round += 1);
 }
 
+// nab_transact is left out: it cannot take a call twice, so its lost completion or refund is held
+// for staff (docs/outcome-unknown.md), never confirmed in the background as these expect (run with
+// it, the charge stays AUTHORISE, or SUCCESS with the refund PENDING). charge-nab-transact.test.ts
+// holds NAB to that. (Before the core held them, the confirming job sent them again: NAB refused
+// the completion, 126, and booked or refused the refund, 134, while it had made both.)
 describe.each<RealType>(['stripe', 'adyen', 'checkout'])('a lost answer from %s', (type) => {
   let a: TestAccount;
   const real = () => fakes.of(type);
@@ -41,7 +46,7 @@ describe.each<RealType>(['stripe', 'adyen', 'checkout'])('a lost answer from %s'
   async function charge(capture: boolean): Promise<string> {
     const { status, body } = await a.api.post('/charge/card', {
       amount: 10,
-      currency: 'EUR',
+      currency: real().currency,
       providerId: a.providerIds[0],
       capture,
       paymentInformation: real().card(),

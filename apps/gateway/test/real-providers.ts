@@ -2,22 +2,26 @@ import type { NewProvider } from '@gateway/api';
 import {
   ADYEN_TEST_CARDS,
   ADYEN_TEST_EXPIRY,
+  NAB_TEST_CARD,
   startFakeAdyen,
   startFakeCheckout,
+  startFakeNab,
   startFakeStripe,
   type FakeAdyen,
   type FakeCheckout,
+  type FakeNab,
   type FakeStripe,
+  type NabCall,
 } from '@gateway/provider-fakes';
 
 /**
- * The fake Stripe and Adyen the gateway tests charge through (packages/provider-fakes: held to the
- * providers' published API descriptions), started in the test process, so that they outlive a
- * gateway killed mid-call; and what a test needs of each: the provider to create over REST, cards,
- * and what the fake holds for a charge.
+ * The fake Stripe, Adyen, Checkout.com and NAB Transact the gateway tests charge through
+ * (packages/provider-fakes: held to the providers' published API descriptions), started in the
+ * test process, so that they outlive a gateway killed mid-call; and what a test needs of each: the
+ * provider to create over REST, cards, and what the fake holds for a charge.
  */
 
-export type RealType = 'stripe' | 'adyen' | 'checkout';
+export type RealType = 'stripe' | 'adyen' | 'checkout' | 'nab_transact';
 
 /** The provider calls a test can make hang. */
 export type ProviderCall = 'payment' | 'capture' | 'refund';
@@ -39,12 +43,22 @@ const CHECKOUT_CALLS: Record<ProviderCall, string> = {
   refund: '/payments/{id}/refunds',
 };
 
+/** NAB's txnType (payment 0, pre-authorisation 10, completion 11, refund 4) or periodic action (a stored card's payment: trigger). */
+const NAB_CALLS: Record<ProviderCall, readonly NabCall[]> = {
+  payment: ['0', '10', 'trigger'],
+  capture: ['11'],
+  refund: ['4'],
+};
+
 const STRIPE_KEY = 'sk_test_51FakeGatewayRealProviders0001';
 const ADYEN_CREDENTIALS = {
   ApiKey: 'AQEfake-api-key-real-providers-0001',
   MerchantAccount: 'GatewayTestECOM',
   HmacKey: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056',
 };
+
+/** NAB's public test merchant, as the SDKs' tests use it. */
+const NAB_CREDENTIALS = { MerchantId: 'XYZ0010', Password: 'abcd1234' };
 
 export const CHECKOUT_CREDENTIALS = {
   SecretKey: 'sk_sbox_fakegatewayrealproviders01',
@@ -65,16 +79,31 @@ export interface HeldPayment {
   cvcSent: boolean;
 }
 
+/** A decline a test can ask a fake for. */
+export type Decline = 'insufficient_funds' | 'three_d_secure';
+
 export interface RealProvider {
   type: RealType;
+  /** The provider's own currency (what provider() and newProvider() create it with). */
+  currency: string;
   /** The body of POST /provider. */
   provider(fields?: Record<string, unknown>): Record<string, unknown>;
   /** The same provider as the services create it (createAccount, seedAccount). */
   newProvider(fields?: Partial<NewProvider>): NewProvider;
   /** The next call of this kind is made at the fake, and its answer never comes: tells whether that request has come. */
   hangNext(call: ProviderCall): () => boolean;
-  /** paymentInformation of a card the fake approves, or declines with `outcome`. */
-  card(outcome?: 'approve' | 'insufficient_funds' | 'three_d_secure'): Record<string, string>;
+  /**
+   * paymentInformation of a card the fake approves, at an amount its test system approves: any for
+   * Stripe, Adyen and Checkout.com; for NAB, whose test system answers with the cents of the amount
+   * as the bank's response code, one whose cents are 00, 08, 11, 16 or 77.
+   */
+  card(): Record<string, string>;
+  /**
+   * What a charge the fake declines with `outcome` sends: the card, and the amount where the test
+   * system declines by it (NAB: x.51 is insufficient funds); undefined for a decline the type cannot
+   * give (NAB has no 3-D Secure).
+   */
+  declining(outcome: Decline): { paymentInformation: Record<string, string>; amount?: number } | undefined;
   /** The payments of a charge the fake holds money for (authorised and not cancelled, nor refunded in full). */
   payments(chargeId: string): HeldPayment[];
   /** Every payment the fake made for a charge, whatever became of it. */
@@ -83,15 +112,20 @@ export interface RealProvider {
   storedCards(): string[];
   /** Requests and answers that broke the provider's description. */
   violations(): readonly unknown[];
-  /** A reusable token a merchant brings: a Stripe.js payment method, an Adyen stored payment method id (with its data). */
-  broughtToken(): { providerToken: string; providerTokenData?: Record<string, string>; singleUse: boolean };
-  setRawCardsAllowed(allowed: boolean): void;
+  /**
+   * A reusable token a merchant brings: a Stripe.js payment method, an Adyen stored payment method
+   * id (with its data); undefined for a type that takes none made elsewhere (NAB).
+   */
+  broughtToken(): { providerToken: string; providerTokenData?: Record<string, string>; singleUse: boolean } | undefined;
+  /** Whether the provider account takes raw card numbers; absent for a type without such a setting (NAB's XML API always does). */
+  setRawCardsAllowed?(allowed: boolean): void;
 }
 
 export interface RealProviders {
   stripe: FakeStripe;
   adyen: FakeAdyen;
   checkout: FakeCheckout;
+  nab_transact: FakeNab;
   /** GATEWAY_PROVIDER_ENDPOINTS pointing at the fakes. */
   endpoints: Record<RealType, string>;
   of(type: RealType): RealProvider;
@@ -129,8 +163,15 @@ function stripeProvider(stripe: FakeStripe): RealProvider {
           cvcSent: Boolean(params.payment_method_options?.card?.cvc_token ?? cardCvc),
         };
       });
+  const card = (outcome: keyof typeof NUMBERS) => ({
+    cardNumber: NUMBERS[outcome],
+    expiryDate: '12/30',
+    ccv: '123',
+    cardholder: 'Test Payer',
+  });
   return {
     type: 'stripe',
+    currency: 'EUR',
     provider: (fields = {}) => ({
       type: 'stripe',
       name: 'Stripe',
@@ -145,7 +186,8 @@ function stripeProvider(stripe: FakeStripe): RealProvider {
       stripe.hangNext({ method: 'POST', path: STRIPE_CALLS[call] }, { process: true });
       return () => hanging() > before;
     },
-    card: (outcome = 'approve') => ({ cardNumber: NUMBERS[outcome], expiryDate: '12/30', ccv: '123', cardholder: 'Test Payer' }),
+    card: () => card('approve'),
+    declining: (outcome) => ({ paymentInformation: card(outcome) }),
     payments: (chargeId) => all(chargeId).filter(holdsMoney),
     allPayments: all,
     storedCards: () =>
@@ -183,6 +225,7 @@ function adyenProvider(adyen: FakeAdyen): RealProvider {
       }));
   return {
     type: 'adyen',
+    currency: 'EUR',
     provider: (fields = {}) => ({ type: 'adyen', name: 'Adyen', currency: 'EUR', authenticationParameters: ADYEN_CREDENTIALS, ...fields }),
     newProvider: (fields = {}) => ({ type: 'adyen', name: 'Adyen', currency: 'EUR', credentials: ADYEN_CREDENTIALS, ...fields }),
     hangNext: (call) => {
@@ -191,12 +234,11 @@ function adyenProvider(adyen: FakeAdyen): RealProvider {
       adyen.injectFault({ kind: 'hang', processed: true }, { method: 'POST', path: ADYEN_CALLS[call] });
       return () => hanging() > before;
     },
-    card: (outcome = 'approve') =>
-      outcome === 'approve'
-        ? card(visa!.number, visa!.cvc)
-        : outcome === 'three_d_secure'
-          ? card(threeDs!.number, threeDs!.cvc)
-          : card(visa!.number, visa!.cvc, 'NOT_ENOUGH_BALANCE'),
+    card: () => card(visa!.number, visa!.cvc),
+    declining: (outcome) => ({
+      paymentInformation:
+        outcome === 'three_d_secure' ? card(threeDs!.number, threeDs!.cvc) : card(visa!.number, visa!.cvc, 'NOT_ENOUGH_BALANCE'),
+    }),
     payments: (chargeId) => all(chargeId).filter(holdsMoney),
     allPayments: all,
     storedCards: () =>
@@ -235,9 +277,16 @@ function checkoutProvider(checkout: FakeCheckout): RealProvider {
         recurring: p.merchantInitiated,
         cvcSent: p.cvvSent,
       }));
+  const card = (outcome: keyof typeof NUMBERS) => ({
+    cardNumber: NUMBERS[outcome],
+    expiryDate: '12/30',
+    ccv: outcome === 'three_d_secure' ? '956' : '100',
+    cardholder: 'Test Payer',
+  });
   const fields = { type: 'checkout', name: 'Checkout.com', currency: 'EUR' };
   return {
     type: 'checkout',
+    currency: 'EUR',
     provider: (more = {}) => ({ ...fields, authenticationParameters: CHECKOUT_CREDENTIALS, ...more }),
     newProvider: (more = {}) => ({ ...fields, credentials: CHECKOUT_CREDENTIALS, ...more }),
     hangNext: (call) => {
@@ -246,12 +295,8 @@ function checkoutProvider(checkout: FakeCheckout): RealProvider {
       checkout.injectFault({ kind: 'hang', processed: true }, { method: 'POST', route: CHECKOUT_CALLS[call] });
       return () => hanging() > before;
     },
-    card: (outcome = 'approve') => ({
-      cardNumber: NUMBERS[outcome],
-      expiryDate: '12/30',
-      ccv: outcome === 'three_d_secure' ? '956' : '100',
-      cardholder: 'Test Payer',
-    }),
+    card: () => card('approve'),
+    declining: (outcome) => ({ paymentInformation: card(outcome) }),
     payments: (chargeId) => all(chargeId).filter(holdsMoney),
     allPayments: all,
     storedCards: () =>
@@ -262,6 +307,45 @@ function checkoutProvider(checkout: FakeCheckout): RealProvider {
     violations: () => checkout.violations,
     broughtToken: () => ({ providerToken: checkout.addInstrument(), singleUse: false }),
     setRawCardsAllowed: (allowed) => checkout.setRawCardsAllowed(allowed),
+  };
+}
+
+function nabProvider(nab: FakeNab): RealProvider {
+  const card = { cardNumber: NAB_TEST_CARD, expiryDate: '12/30', ccv: '123', cardholder: 'Test Payer' };
+  // A payment, pre-authorisation or stored card's payment NAB approved (its purchase order number is the attempt's key).
+  const all = (chargeId: string): HeldPayment[] =>
+    nab
+      .transactions()
+      .filter((t) => belongsTo(chargeId, t.purchaseOrderNo))
+      .map((t) => ({
+        attempt: t.purchaseOrderNo,
+        authorised: t.authorised,
+        captured: t.captured,
+        refunded: t.refunded,
+        cancelled: t.reversed,
+        recurring: t.recurring,
+        cvcSent: t.cvcSent,
+      }));
+  const fields = { type: 'nab_transact', name: 'NAB Transact', currency: 'AUD', environment: 'SANDBOX' };
+  return {
+    type: 'nab_transact',
+    currency: 'AUD',
+    provider: (more = {}) => ({ ...fields, authenticationParameters: NAB_CREDENTIALS, ...more }),
+    newProvider: (more = {}) => ({ ...fields, credentials: NAB_CREDENTIALS, ...more }),
+    hangNext: (call) => {
+      const hanging = () => nab.requests.filter((r) => NAB_CALLS[call].includes(r.kind) && r.status === undefined).length;
+      const before = hanging();
+      nab.hangNext(NAB_CALLS[call], { processed: true });
+      return () => hanging() > before;
+    },
+    card: () => card,
+    // NAB's test system answers with the cents of the amount as the bank's response code: x.51 is 51, insufficient funds.
+    declining: (outcome) => (outcome === 'insufficient_funds' ? { paymentInformation: card, amount: 10.51 } : undefined),
+    payments: (chargeId) => all(chargeId).filter(holdsMoney),
+    allPayments: all,
+    storedCards: () => nab.storedCards(),
+    violations: () => nab.violations,
+    broughtToken: () => undefined,
   };
 }
 
@@ -276,17 +360,25 @@ export async function startRealProviders(): Promise<RealProviders> {
     secretKey: CHECKOUT_CREDENTIALS.SecretKey,
     webhookSecret: CHECKOUT_CREDENTIALS.WebhookSecret,
   });
-  const providers = { stripe: stripeProvider(stripe), adyen: adyenProvider(adyen), checkout: checkoutProvider(checkout) };
+  const nab = await startFakeNab({ merchantId: NAB_CREDENTIALS.MerchantId, password: NAB_CREDENTIALS.Password });
+  const providers: Record<RealType, RealProvider> = {
+    stripe: stripeProvider(stripe),
+    adyen: adyenProvider(adyen),
+    checkout: checkoutProvider(checkout),
+    nab_transact: nabProvider(nab),
+  };
   return {
     stripe,
     adyen,
     checkout,
-    endpoints: { stripe: stripe.url, adyen: adyen.url, checkout: checkout.url },
+    nab_transact: nab,
+    endpoints: { stripe: stripe.url, adyen: adyen.url, checkout: checkout.url, nab_transact: nab.url },
     of: (type) => providers[type],
     close: async () => {
       await stripe.close();
       await adyen.close();
       await checkout.close();
+      await nab.close();
     },
   };
 }

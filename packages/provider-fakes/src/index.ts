@@ -60,6 +60,8 @@ export {
   type FakeNab,
   type FakeNabOptions,
   type FakeNabTransaction,
+  type NabCall,
+  type NabFault,
   type NabJournalEntry,
   type NabViolation,
 } from './nab_transact/server.js';

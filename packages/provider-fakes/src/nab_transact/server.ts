@@ -13,7 +13,10 @@ import { paymentRequest, periodicRequest } from './schema.js';
  * completed once (in part or in full), refunds are bounded by what is left (134), reversals undo a
  * payment or pre-authorisation in full; customer reference numbers keep cards for triggered payments.
  * Every request is checked against schema.ts (violations are recorded, never thrown); the journal
- * keeps messages with the card number, CCV and password masked.
+ * keeps messages as parsed, with every card number, CCV and password masked in the tree (never by a
+ * pattern over the text, which odd formatting would slip past). A request can be made to go wrong
+ * (`failNext`): never answered, its connection dropped, an error page, an answer that is not NAB's,
+ * or NAB's refusal with a gateway response code (111, 112: the bank's answer lost).
  */
 export interface FakeNabOptions {
   port?: number;
@@ -23,11 +26,15 @@ export interface FakeNabOptions {
 
 export interface NabJournalEntry {
   path: string;
-  /** The message as received, card number (but its first 6 and last 4), CCV and password masked. */
+  /**
+   * The message as parsed and written again, every card number (but its first 6 and last 4 when it
+   * is 13 to 19 digits, else all of it), CCV and password masked; a message that is not well-formed
+   * XML is not kept.
+   */
   body: string;
   /** What was asked: txnType, periodic actionType, or Echo. */
   kind: string;
-  /** Absent while the request hangs. */
+  /** The HTTP status answered: absent while the request hangs, 0 when its connection was closed without an answer. */
   status?: number;
 }
 
@@ -51,8 +58,21 @@ export interface FakeNabTransaction {
   cvcSent: boolean;
 }
 
-/** What a hang matches: a txnType (`0`, `10`, `11`, `4`, `6`) or a periodic action (`trigger`, `add`, `delete`). */
+/** What a fault matches: a txnType (`0`, `10`, `11`, `4`, `6`), a periodic action (`trigger`, `add`, `delete`), or `Echo`. */
 export type NabCall = string;
+
+/**
+ * How a request goes wrong: never answered (`hang`), its connection closed without an answer
+ * (`drop`), an HTML error page with an HTTP status (`http`), an answer that is not NAB's
+ * (`unreadable`), or NAB's answer refusing it with a response code (`declined`: 111 and 112 are the
+ * bank's answer lost), quoting the transaction the fake made when `withTxnID`, else txnID 000000.
+ */
+export type NabFault =
+  | { kind: 'hang' }
+  | { kind: 'drop' }
+  | { kind: 'http'; status: number }
+  | { kind: 'unreadable' }
+  | { kind: 'declined'; responseCode: string; withTxnID?: boolean };
 
 export interface FakeNab {
   /** The fake's origin (GATEWAY_PROVIDER_ENDPOINTS: nab_transact=<url>). */
@@ -62,8 +82,10 @@ export interface FakeNab {
   transactions(): FakeNabTransaction[];
   /** Customer reference numbers holding a card. */
   storedCards(): string[];
-  /** The next request of this kind is acted on (when `processed`) and never answered. */
-  hangNext(call: NabCall, options?: { processed?: boolean }): void;
+  /** The next request of this kind (or of any of these kinds) is acted on (when `processed`, the default) and never answered. */
+  hangNext(call: NabCall | readonly NabCall[], options?: { processed?: boolean }): void;
+  /** The next request of this kind (or of any of these kinds) is acted on (when `processed`, the default) and answered with `fault`. */
+  failNext(call: NabCall | readonly NabCall[], fault: NabFault, options?: { processed?: boolean }): void;
   close(): Promise<void>;
 }
 
@@ -75,11 +97,90 @@ const PATHS = new Set(['/xmlapi/payment', '/live/xmlapi/payment', '/xmlapi/perio
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', parseTagValue: false, parseAttributeValue: false });
 const builder = new XMLBuilder({ ignoreAttributes: false, attributeNamePrefix: '@_' });
 
-export function maskedMessage(xml: string): string {
-  return xml
-    .replace(/<cardNumber>(\d{6})\d*(\d{4})<\/cardNumber>/g, '<cardNumber>$1******$2</cardNumber>')
-    .replace(/<cvv>[^<]*<\/cvv>/g, '<cvv>***</cvv>')
-    .replace(/<password>[^<]*<\/password>/g, '<password>***</password>');
+/** Elements (and attributes) whose text is never kept whole, by local name (a namespace prefix or `@_` aside). */
+const MASKED = new Set(['cardNumber', 'cvv', 'password']);
+const localName = (name: string) => name.replace(/^@_/, '').split(':').pop() ?? name;
+
+/** A card number keeps its first 6 and last 4 digits when it is one (13 to 19 digits); anything else, and any CCV or password, is `***`. */
+function maskedText(name: string, value: unknown): string {
+  const text = typeof value === 'string' ? value.trim() : undefined;
+  return name === 'cardNumber' && text !== undefined && /^\d{13,19}$/.test(text) ? `${text.slice(0, 6)}******${text.slice(-4)}` : '***';
+}
+
+/** The parsed tree with every masked element or attribute replaced whole (its attributes, children and repeats too). */
+function maskedTree(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(maskedTree);
+  if (typeof node !== 'object' || node === null) return node;
+  return Object.fromEntries(
+    Object.entries(node).map(([name, value]) => {
+      const local = localName(name);
+      if (!MASKED.has(local)) return [name, maskedTree(value)];
+      return [name, Array.isArray(value) ? value.map((one) => maskedText(local, one)) : maskedText(local, value)];
+    }),
+  );
+}
+
+const NOT_KEPT = '(not well-formed XML: not kept)';
+
+/** A message (parsed: undefined when it is not well-formed) as the journal keeps it: masked in the tree, written again. */
+const journalBody = (parsed: unknown) => (parsed === undefined ? NOT_KEPT : (builder.build(maskedTree(parsed)) as string));
+
+/** Parses a message, checking that it is well-formed; undefined when it is not. */
+function parsedMessage(xml: string): unknown {
+  try {
+    return parser.parse(xml, true) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A message as the journal keeps it: parsed, masked in the tree, written again; one that is not well-formed is not kept. */
+export const maskedMessage = (xml: string): string => journalBody(parsedMessage(xml));
+
+/** The Txn fields of NAB's answer to a transaction (txnID 000000 unless given). */
+const txnAnswer = (txn: Record<string, any>, approved: boolean, responseCode: string, extra: Fields = {}): Fields => ({
+  txnType: txn.txnType,
+  txnSource: '23',
+  amount: txn.amount,
+  currency: txn.currency ?? 'AUD',
+  purchaseOrderNo: txn.purchaseOrderNo,
+  approved: approved ? 'Yes' : 'No',
+  responseCode,
+  responseText: approved ? 'Approved' : 'Declined',
+  settlementDate: '20261126',
+  txnID: '000000',
+  ...extra,
+});
+
+/** The PeriodicItem fields of NAB's answer to a periodic action. */
+const periodicAnswer = (item: Record<string, any>, successful: boolean, responseCode: string, extra: Fields = {}): Fields => ({
+  actionType: item.actionType,
+  crn: item.crn,
+  responseCode,
+  responseText: successful ? 'Successful' : 'Unsuccessful',
+  successful: successful ? 'yes' : 'no',
+  ...extra,
+});
+
+/** NAB's refusal of what it answered `fields` for: not approved, with `responseCode`, quoting no transaction (000000) unless `withTxnID`. */
+function refusal(
+  fields: Fields,
+  periodicItem: boolean,
+  { responseCode, withTxnID = false }: { responseCode: string; withTxnID?: boolean },
+): Fields {
+  const { txnID, preauthID: _preauthID, ...rest } = fields;
+  const quoted = withTxnID && typeof txnID === 'string' ? txnID : undefined;
+  return periodicItem
+    ? { ...rest, responseCode, responseText: 'Unsuccessful', successful: 'no', ...(quoted && { txnID: quoted }) }
+    : { ...rest, approved: 'No', responseCode, responseText: 'Declined', txnID: quoted ?? '000000' };
+}
+
+/** What a message asks for: its txnType, periodic actionType, or RequestType (Echo); `unknown` when it says none. */
+function kindOf(parsed: unknown): string {
+  const message = (parsed as { NABTransactMessage?: Record<string, any> } | undefined)?.NABTransactMessage;
+  const kind: unknown =
+    message?.Payment?.TxnList?.Txn?.txnType ?? message?.Periodic?.PeriodicList?.PeriodicItem?.actionType ?? message?.RequestType;
+  return typeof kind === 'string' ? kind : 'unknown';
 }
 
 const problemsOf = (error: z.ZodError) => error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
@@ -91,7 +192,7 @@ export async function startFakeNab(options: FakeNabOptions): Promise<FakeNab> {
   const violations: NabViolation[] = [];
   const transactions: FakeNabTransaction[] = [];
   const cards = new Map<string, { number: string; expiryDate: string }>();
-  const hangs: Array<{ call: NabCall; processed: boolean }> = [];
+  const faults: Array<{ calls: readonly NabCall[]; fault: NabFault; processed: boolean }> = [];
   const sockets = new Set<Socket>();
   let nextId = 100_000;
 
@@ -123,19 +224,7 @@ export async function startFakeNab(options: FakeNabOptions): Promise<FakeNab> {
   function transact(txn: Record<string, any>): Fields {
     const cents = Number(txn.amount);
     const find = (id: string | undefined) => transactions.find((t) => t.txnID === id && t.purchaseOrderNo === txn.purchaseOrderNo);
-    const result = (approved: boolean, responseCode: string, extra: Fields = {}): Fields => ({
-      txnType: txn.txnType,
-      txnSource: '23',
-      amount: txn.amount,
-      currency: txn.currency ?? 'AUD',
-      purchaseOrderNo: txn.purchaseOrderNo,
-      approved: approved ? 'Yes' : 'No',
-      responseCode,
-      responseText: approved ? 'Approved' : 'Declined',
-      settlementDate: '20261126',
-      txnID: '000000',
-      ...extra,
-    });
+    const result = (approved: boolean, responseCode: string, extra: Fields = {}) => txnAnswer(txn, approved, responseCode, extra);
     switch (txn.txnType) {
       case '0':
       case '10': {
@@ -186,14 +275,7 @@ export async function startFakeNab(options: FakeNabOptions): Promise<FakeNab> {
   }
 
   function periodic(item: Record<string, any>): Fields {
-    const reply = (successful: boolean, responseCode: string, extra: Fields = {}): Fields => ({
-      actionType: item.actionType,
-      crn: item.crn,
-      responseCode,
-      responseText: successful ? 'Successful' : 'Unsuccessful',
-      successful: successful ? 'yes' : 'no',
-      ...extra,
-    });
+    const reply = (successful: boolean, responseCode: string, extra: Fields = {}) => periodicAnswer(item, successful, responseCode, extra);
     const card = cards.get(item.crn);
     if (item.actionType === 'add') {
       if (card) return reply(false, '346');
@@ -223,38 +305,36 @@ export async function startFakeNab(options: FakeNabOptions): Promise<FakeNab> {
     return reply(true, code, { txnID, amount: item.amount, settlementDate: '20261126' });
   }
 
-  function handle(path: string, xml: string): { kind: string; body: string } {
+  /**
+   * A well-formed message, checked and (when `act`) acted on: NAB's answer to it, or its refusal
+   * with a response code (`refuse`) of what it did or, when it did nothing, of the request.
+   */
+  function handle(path: string, parsed: unknown, act: boolean, refuse?: { responseCode: string; withTxnID?: boolean }): string {
     const periodicPath = path === '/xmlapi/periodic';
-    let parsed: unknown;
-    try {
-      parsed = parser.parse(xml, true);
-    } catch {
-      violations.push({ path, problems: ['not well-formed XML'] });
-      return { kind: 'unknown', body: answer('Payment', '517') };
-    }
     const checked = (periodicPath ? periodicRequest : paymentRequest).safeParse(parsed);
     if (!checked.success) violations.push({ path, problems: problemsOf(checked.error) });
     const message = (parsed as { NABTransactMessage?: Record<string, any> }).NABTransactMessage ?? {};
     const requestType = String(message.RequestType ?? 'Payment');
     const merchant = message.MerchantInfo ?? {};
-    if (merchant.merchantID !== options.merchantId) return { kind: requestType, body: answer(requestType, '504') };
-    if (merchant.password !== options.password) return { kind: requestType, body: answer(requestType, '550') };
-    if (!checked.success) return { kind: requestType, body: answer(requestType, '517') };
-    if (requestType === 'Echo') return { kind: 'Echo', body: answer('Echo', '000') };
+    if (merchant.merchantID !== options.merchantId) return answer(requestType, '504');
+    if (merchant.password !== options.password) return answer(requestType, '550');
+    if (!checked.success) return answer(requestType, '517');
+    if (requestType === 'Echo') return answer('Echo', '000');
+    const refused = (fields: Fields) => (refuse ? refusal(fields, periodicPath, refuse) : fields);
     if (periodicPath) {
       const item = message.Periodic.PeriodicList.PeriodicItem;
-      const fields = periodic(item);
-      return {
-        kind: item.actionType,
-        body: answer('Periodic', '000', { Periodic: { PeriodicList: { '@_count': '1', PeriodicItem: { '@_ID': '1', ...fields } } } }),
-      };
+      const fields = refused(act ? periodic(item) : periodicAnswer(item, false, refuse?.responseCode ?? ''));
+      return answer('Periodic', '000', { Periodic: { PeriodicList: { '@_count': '1', PeriodicItem: { '@_ID': '1', ...fields } } } });
     }
     const txn = message.Payment.TxnList.Txn;
-    const fields = transact(txn);
-    return {
-      kind: String(txn.txnType),
-      body: answer('Payment', '000', { Payment: { TxnList: { '@_count': '1', Txn: { '@_ID': '1', ...fields } } } }),
-    };
+    const fields = refused(act ? transact(txn) : txnAnswer(txn, false, refuse?.responseCode ?? ''));
+    return answer('Payment', '000', { Payment: { TxnList: { '@_count': '1', Txn: { '@_ID': '1', ...fields } } } });
+  }
+
+  /** Takes the fault set for the next request of this kind, if any. */
+  function faultFor(kind: string): (typeof faults)[number] | undefined {
+    const index = faults.findIndex((f) => f.calls.includes(kind));
+    return index < 0 ? undefined : faults.splice(index, 1)[0];
   }
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -266,33 +346,44 @@ export async function startFakeNab(options: FakeNabOptions): Promise<FakeNab> {
     });
     req.on('end', () => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
-      const xml = Buffer.concat(chunks).toString('utf8');
-      const entry: NabJournalEntry = { path, body: maskedMessage(xml), kind: 'unknown' };
+      // Parsed once: what is kept (masked in the tree), what is asked, and what is done all come from the tree.
+      const parsed = parsedMessage(Buffer.concat(chunks).toString('utf8'));
+      const entry: NabJournalEntry = { path, body: journalBody(parsed), kind: kindOf(parsed) };
       requests.push(entry);
+      const send = (status: number, contentType: string, body: string) => {
+        entry.status = status;
+        res.writeHead(status, { 'content-type': contentType }).end(body);
+      };
       if (!PATHS.has(path)) {
         violations.push({ path, problems: ['not an address of NAB Transact'] });
-        entry.status = 404;
-        res.writeHead(404, { 'content-type': 'text/html' }).end('<html><body>Not Found</body></html>');
+        send(404, 'text/html', '<html><body>Not Found</body></html>');
         return;
       }
       if (req.method !== 'POST' || !/^text\/xml\b/.test(req.headers['content-type'] ?? '')) {
         violations.push({ path, problems: ['NAB takes POST with Content-Type text/xml'] });
       }
-      const kindOf = () => {
-        const match = /<txnType>(\d+)<\/txnType>|<actionType>(\w+)<\/actionType>/.exec(xml);
-        return match?.[1] ?? match?.[2] ?? 'Echo';
-      };
-      const hang = hangs.findIndex((h) => h.call === kindOf());
-      if (hang >= 0) {
-        const [taken] = hangs.splice(hang, 1);
-        entry.kind = kindOf();
-        if (taken?.processed) handle(path, xml);
-        return; // never answered
+      if (parsed === undefined) {
+        violations.push({ path, problems: ['not well-formed XML'] });
+        send(200, 'text/xml;charset=UTF-8', answer('Payment', '517'));
+        return;
       }
-      const { kind, body } = handle(path, xml);
-      entry.kind = kind;
-      entry.status = 200;
-      res.writeHead(200, { 'content-type': 'text/xml;charset=UTF-8' }).end(body);
+      const taken = faultFor(entry.kind);
+      if (taken?.fault.kind === 'declined') {
+        send(200, 'text/xml;charset=UTF-8', handle(path, parsed, taken.processed, taken.fault));
+        return;
+      }
+      if (taken) {
+        const { fault, processed } = taken;
+        if (processed) handle(path, parsed, true);
+        if (fault.kind === 'hang') return; // never answered
+        if (fault.kind === 'drop') {
+          entry.status = 0;
+          req.socket.destroy();
+        } else if (fault.kind === 'http') send(fault.status, 'text/html', `<html><body>Error ${fault.status}</body></html>`);
+        else send(200, 'text/xml;charset=UTF-8', '<html><body>Service temporarily unavailable</body></html>');
+        return;
+      }
+      send(200, 'text/xml;charset=UTF-8', handle(path, parsed, true));
     });
   });
   server.on('connection', (socket: Socket) => {
@@ -302,13 +393,18 @@ export async function startFakeNab(options: FakeNabOptions): Promise<FakeNab> {
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
+  function failNext(call: NabCall | readonly NabCall[], fault: NabFault, { processed = true } = {}) {
+    faults.push({ calls: typeof call === 'string' ? [call] : call, fault, processed });
+  }
+
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     violations,
     transactions: () => transactions.map((t) => ({ ...t })),
     storedCards: () => [...cards.keys()],
-    hangNext: (call, { processed = true } = {}) => void hangs.push({ call, processed }),
+    failNext,
+    hangNext: (call, options) => failNext(call, { kind: 'hang' }, options),
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

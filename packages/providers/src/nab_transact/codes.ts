@@ -66,7 +66,7 @@ export const NAB_CODES = {
   '106': row('not_permitted', 'The merchant facility does not take this card type'),
   '109': row('invalid_cvc', 'The CCV is invalid'),
   '110': row('processor_error', 'NAB could not reach the bank; try again', true),
-  '111': row('processor_error', 'NAB lost the bank’s connection during the transaction; outcome unknown', true),
+  '111': row('timeout', 'NAB lost the bank’s connection during the transaction; outcome unknown', true),
   '112': row('timeout', 'The bank did not answer NAB in time; outcome unknown', true),
   '113': row('processor_error', 'A database error at NAB; try again', true),
   '115': row('processor_error', 'An unknown error at NAB; try again', true),
@@ -85,7 +85,7 @@ export const NAB_CODES = {
   'status/504': row('credentials_refused', 'NAB refused the merchant id'),
   'status/505': row('invalid_request', 'NAB refused the address called'),
   'status/510': row('processor_error', 'NAB could not reach the bank; try again', true),
-  'status/511': row('processor_error', 'NAB lost the bank’s connection; outcome unknown', true),
+  'status/511': row('timeout', 'NAB lost the bank’s connection; outcome unknown', true),
   'status/512': row('timeout', 'The bank did not answer NAB in time; outcome unknown', true),
   'status/513': row('processor_error', 'A database error at NAB; try again', true),
   'status/515': row('processor_error', 'An unknown error at NAB; try again', true),
@@ -96,14 +96,17 @@ export const NAB_CODES = {
   'status/550': row('credentials_refused', 'NAB refused the password'),
   'status/575': row('not_permitted', 'NAB does not offer this request'),
   'status/595': row('credentials_refused', 'The merchant facility is disabled at NAB'),
-  // Answers without a code of their own.
+  // Answers without a code of their own. No definite answer from NAB (none in time, the connection
+  // lost, an error page, an answer that is not NAB's) is a `timeout`: NAB may have done it.
   AMOUNT: row('invalid_amount', 'NAB does not take this currency for the merchant facility'),
   DECLINED: row('do_not_honour', 'Declined by the card issuer'),
   STATUS: row('processor_error', 'NAB refused the message; try again', true),
   TIMEOUT: row('timeout', 'No answer from NAB in time; outcome unknown', true),
-  NETWORK: row('processor_error', 'Could not reach NAB; outcome unknown', true),
-  HTTP_5XX: row('processor_error', 'NAB could not complete the call; try again', true),
-  BAD_RESPONSE: row('processor_error', 'Unreadable answer from NAB; outcome unknown', true),
+  NETWORK: row('timeout', 'The connection to NAB was lost before its answer; outcome unknown', true),
+  HTTP_5XX: row('timeout', 'NAB answered with a server error; outcome unknown', true),
+  BAD_RESPONSE: row('timeout', 'Unreadable answer from NAB; outcome unknown', true),
+  UNREACHABLE: row('processor_error', 'Could not connect to NAB: nothing was sent; try again', true),
+  NOT_NAB_PAYMENT: row('invalid_request', 'The charge names no NAB payment (or pre-authorisation) this gateway made: nothing was sent'),
   OUTCOME_UNKNOWN: row(
     'outcome_unknown',
     'NAB never answered the payment and cannot be asked about it: its outcome at NAB is unknown; check the transaction in NAB Transact',
@@ -111,6 +114,13 @@ export const NAB_CODES = {
 } satisfies Record<string, Row>;
 
 export type NabCode = keyof typeof NAB_CODES;
+
+/**
+ * Whether a failure leaves the call's outcome at NAB unknown (category `timeout`): no definite answer
+ * came, or NAB's own answer says the bank's was lost (111, 112, status 511, 512, 524). NAB has no
+ * idempotency key: what it may have done can be reversed by its txnID, never safely sent again.
+ */
+export const outcomeUnknown = (failure: ProviderFailure): boolean => failure.category === 'timeout';
 
 export function failureFor(code: NabCode): ProviderFailure {
   const { category, retryable, message } = NAB_CODES[code];

@@ -9,7 +9,7 @@ import {
 import { HttpTimeoutError, requestText, type TextAnswer } from '../http-json.js';
 import type { Environment } from '../provider-type.js';
 import { unsupported } from '../provider-type.js';
-import { APPROVED_CODES, declineFor, failureFor, statusFailure, type NabCode } from './codes.js';
+import { APPROVED_CODES, declineFor, failureFor, outcomeUnknown, statusFailure, type NabCode } from './codes.js';
 import { toNabAmount } from './currencies.js';
 import {
   customerReference,
@@ -36,6 +36,10 @@ import {
  *   (`<chargeId>:<attempt>`), so no two attempts are ever one transaction at NAB;
  * - as soon as NAB answers a payment, its `txnID` is kept with the attempt (`AuthoriseRequest.keep`)
  *   before anything else happens, so a gateway that dies then can still reverse it;
+ * - every call without a definite answer (none in time, the connection lost, a server error, an
+ *   answer that is not NAB's) or whose answer says the bank's was lost (111, 112) fails with the
+ *   category `timeout` (`outcomeUnknown`): NAB may have done it; a definite answer, even a decline
+ *   that may be retried (91), never does;
  * - `reverse` (an unknown outcome) reverses by that `txnID` (txnType 6); without one NAB cannot be
  *   asked what became of the payment, and `reverse` answers OUTCOME_UNKNOWN, not retryable: the
  *   charge is not guessed, the gateway logs it for staff to check in NAB Transact.
@@ -57,6 +61,10 @@ type Result<T> = ProviderResult<T>;
 const TYPE = 'nab_transact';
 const ok = <T>(value: T): Result<T> => ({ ok: true, value });
 const fail = (code: NabCode): { ok: false; failure: ReturnType<typeof failureFor> } => ({ ok: false, failure: failureFor(code) });
+
+/** Errors of a connection that was never made (refused, or no such host): nothing reached NAB. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+const neverConnected = (error: unknown) => NEVER_CONNECTED.has(String((error as { code?: unknown } | null)?.code));
 
 /** Where each API answers, as NAB publishes it: the live payment API is under /live. */
 export function nabPaths(environment: Environment): { payment: string; periodic: string } {
@@ -84,7 +92,7 @@ export function createNabConnector(config: NabConnectorConfig): ProviderConnecto
     try {
       answer = await post(path, xml);
     } catch (error) {
-      return fail(error instanceof HttpTimeoutError ? 'TIMEOUT' : 'NETWORK');
+      return fail(error instanceof HttpTimeoutError ? 'TIMEOUT' : neverConnected(error) ? 'UNREACHABLE' : 'NETWORK');
     }
     if (answer.status >= 500) return fail('HTTP_5XX');
     try {
@@ -144,27 +152,34 @@ export function createNabConnector(config: NabConnectorConfig): ProviderConnecto
     if (!amount.ok) return amount;
     const order = purchaseOrderNo(req.idempotencyKey);
     const base = { amount: amount.value, currency: req.currency, purchaseOrderNo: order };
-    // NAB answered and did not approve: a transaction id it gave (the bank's answer was lost, 111
-    // or 112) can be reversed; without one, nothing was done, and a reversal has nothing to do.
-    // Only a retryable decline is ever reversed; NAB answers a decline without a transaction with txnID 000000.
+    // NAB answered and did not approve. A definite decline that may be retried (91) is kept as
+    // declined: its reversal has nothing to do. When NAB says the bank's answer was lost (111, 112)
+    // it may hold the payment: the transaction id it gave is kept for the reversal; without one
+    // (txnID 000000) nothing is kept, and `reverse` answers that the outcome is unknown.
     const declined = async ({ txnID, responseCode }: Record<string, string>) => {
-      if (!declineFor(responseCode).retryable) return;
-      const known = txnID && !/^0+$/.test(txnID);
-      await req.keep?.(known ? { providerChargeId: paymentId({ txnID, ...base }) } : { declined: responseCode ?? '' });
+      const failure = declineFor(responseCode);
+      if (!failure.retryable) return;
+      if (!outcomeUnknown(failure)) await req.keep?.({ declined: responseCode ?? '' });
+      else if (txnID && !/^0+$/.test(txnID)) await req.keep?.({ providerChargeId: paymentId({ txnID, ...base }) });
+    };
+    // No connection to NAB could be made: nothing was sent, and a reversal has nothing to do.
+    const notPaid = async <T>(failed: Result<T>): Promise<Result<T>> => {
+      if (!failed.ok && failed.failure.gatewayCode === 'UNREACHABLE') await req.keep?.({ notSent: 'UNREACHABLE' });
+      return failed;
     };
 
     if (source.type === 'stored_card') {
       // A triggered payment on the customer reference number: always a purchase.
       if (!req.capture) return unsupported(TYPE, 'authorise-only payments on stored cards');
       const paid = await periodic({ actionType: 'trigger', crn: source.providerToken, ...base, transactionReference: order }, declined);
-      if (!paid.ok) return paid;
+      if (!paid.ok) return notPaid(paid);
       if (!paid.value.txnID) return fail('BAD_RESPONSE');
       return approved(req, { txnID: paid.value.txnID, ...base }, true);
     }
 
     const txnType = req.capture ? TXN_TYPE.payment : TXN_TYPE.preauthorise;
     const paid = await transact({ txnType, ...base, card: source.card }, declined);
-    if (!paid.ok) return paid;
+    if (!paid.ok) return notPaid(paid);
     const { txnID, preauthID } = paid.value;
     if (!txnID || (!req.capture && !preauthID)) return fail('BAD_RESPONSE');
     return approved(req, { txnID, ...base, ...(!req.capture && { preauthID }) }, req.capture);
@@ -173,7 +188,7 @@ export function createNabConnector(config: NabConnectorConfig): ProviderConnecto
   /** The NAB payment a providerChargeId names, or a failure for one this connector did not make. */
   function paymentOf(providerChargeId: string): Result<NabPayment> {
     const payment = readPaymentId(providerChargeId);
-    return payment ? ok(payment) : fail('BAD_RESPONSE');
+    return payment ? ok(payment) : fail('NOT_NAB_PAYMENT');
   }
 
   /** Reverses (txnType 6) a payment or pre-authorisation in full. */
@@ -210,7 +225,7 @@ export function createNabConnector(config: NabConnectorConfig): ProviderConnecto
       const payment = paymentOf(req.providerChargeId);
       if (!payment.ok) return payment;
       const { preauthID, purchaseOrderNo: order, currency } = payment.value;
-      if (!preauthID) return fail('BAD_RESPONSE');
+      if (!preauthID) return fail('NOT_NAB_PAYMENT');
       const completed = await transact({ txnType: TXN_TYPE.complete, preauthID, purchaseOrderNo: order, amount: req.amount, currency });
       return completed.ok ? ok({ amount: req.amount }) : completed;
     },
@@ -233,7 +248,8 @@ export function createNabConnector(config: NabConnectorConfig): ProviderConnecto
 
     reverse: async (req) => {
       const named = req.providerChargeId ?? req.providerData?.providerChargeId;
-      if (!named && req.providerData?.declined !== undefined) return ok(undefined);
+      // NAB declined it, or it was never sent: nothing to reverse.
+      if (!named && (req.providerData?.declined !== undefined || req.providerData?.notSent !== undefined)) return ok(undefined);
       const payment = named ? readPaymentId(named) : undefined;
       // NAB has no call that finds a transaction by purchaseOrderNo: without its txnID, nobody can tell.
       return payment ? reversal(payment) : fail('OUTCOME_UNKNOWN');
