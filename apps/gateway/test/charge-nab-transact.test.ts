@@ -54,6 +54,9 @@ afterAll(async () => {
 
 const charge = (fields: Record<string, unknown> = {}) =>
   a.api.post('/charge/card', { amount: 10, currency: 'AUD', providerId, paymentInformation: CARD, ...fields });
+let staffClient: Awaited<ReturnType<typeof staffOf>> | undefined;
+/** The account's staff, signed in to the dashboard (once per file). */
+const staffOfA = async () => (staffClient ??= await staffOf(t, a.accountId));
 /** Lets the jobs due later (confirmations, 2 minutes on) and the sweep of abandoned charges run. */
 async function runBackgroundWork() {
   offsetMs += 3 * 60_000;
@@ -195,7 +198,7 @@ describe('a nab_transact provider', () => {
   });
 
   it('lists held calls for staff, who settle each as they found it at NAB: a sale made, an authorisation made, a refund not made', async () => {
-    const staff = await staffOf(t, a.accountId);
+    const staff = await staffOfA();
     const lose = async (txnType: string, fields: Record<string, unknown>) => {
       fake.hangNext(txnType, { processed: true });
       const lost = await charge({ providerId: slow, ...fields });
@@ -263,5 +266,74 @@ describe('a nab_transact provider', () => {
     const theirs = await staffOf(t, b.accountId);
     expect((await theirs.query<unknown[]>('dashboard.unknownOutcomes', {})).data).toEqual([]);
     expect((await theirs.mutate('dashboard.settleUnknownOutcome', { id: refundId, made: true, transactionId: '1' })).status).toBe(404);
+  });
+
+  it('holds a subscription payment NAB never answered: not billed again, looked at hourly, counted once staff find it made', async () => {
+    const saved = await a.api.post('/payment_method/card', { providerId: slow, paymentInformation: CARD });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    fake.hangNext('trigger', { processed: true });
+    const created = await a.api.post('/subscription/payment_method', {
+      paymentMethodId: saved.body.paymentMethodId,
+      amount: 9,
+      currency: 'AUD',
+      interval: 'Month',
+      frequency: 1,
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const subscriptionId = String(created.body.subscriptionId);
+    const db = t.gateway.database.prisma;
+    const billed = async () => db.charge.findMany({ where: { subscriptionId }, include: { unknownOutcomes: true } });
+    const later = async (minutes: number) => {
+      offsetMs += minutes * 60_000;
+      for (let round = 0; round < 10 && (await t.gateway.worker.runDue()) > 0; round += 1);
+    };
+    await later(0);
+    const [charge, ...others] = await billed();
+    expect(others).toEqual([]);
+    expect(charge).toMatchObject({ status: 'PROCESSING', unknownOutcomes: [expect.objectContaining({ operation: 'payment' })] });
+    const chargeId = charge?.id ?? '';
+    const sent = fake.requests.length;
+    // An hour on, and another: looked at again, never sent again, nothing counted.
+    await later(61);
+    await later(61);
+    expect(fake.requests.length).toBe(sent);
+    expect(await db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } })).toMatchObject({ paymentCount: 0, status: 'Active' });
+    // Each look is a job of its own that ends well: none spends the retries a failing job has (they run out in days).
+    const looks = await db.job.findMany({
+      where: { queue: 'subscription.bill', dedupeKey: { startsWith: `subscription:${subscriptionId}:` } },
+    });
+    expect(looks.length).toBeGreaterThanOrEqual(3);
+    expect(looks.filter((j) => j.attempts > 1 || j.lastError !== null)).toEqual([]);
+
+    const staff = await staffOfA();
+    const [payment] = held(chargeId);
+    const settled = await staff.mutate('dashboard.settleUnknownOutcome', {
+      id: `${chargeId}:1`,
+      made: true,
+      transactionId: payment?.txnID,
+    });
+    expect(settled.status, JSON.stringify(settled)).toBe(200);
+    await later(61);
+    expect(await db.subscription.findUniqueOrThrow({ where: { id: subscriptionId } })).toMatchObject({ paymentCount: 1, status: 'Active' });
+    expect((await billed()).map((c) => c.status)).toEqual(['SUCCESS']);
+    expect(held(chargeId)).toEqual([expect.objectContaining({ captured: 900, recurring: true })]);
+  });
+
+  it('holds a completion NAB never answered with its lease, and settles it made once: the same again changes nothing', async () => {
+    const authorised = await charge({ amount: 25, capture: false, providerId: slow });
+    const chargeId = String(authorised.body.chargeId);
+    fake.hangNext('11', { processed: true });
+    const lost = await a.api.post(`/charge/${chargeId}/capture`, { amount: 20 });
+    expect(lost.body).toMatchObject({ code: 80, isRetryable: false, gatewayCode: 'OUTCOME_UNKNOWN' });
+    // The lease is kept: no other completion or void meanwhile.
+    expect((await a.api.delete(`/charge/${chargeId}`)).status).toBe(409);
+    const staff = await staffOfA();
+    const settle = { id: `${chargeId}:capture`, made: true };
+    expect((await staff.mutate('dashboard.settleUnknownOutcome', settle)).status).toBe(200);
+    expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'SUCCESS', amount: 20 });
+    expect((await staff.mutate('dashboard.settleUnknownOutcome', settle)).status).toBe(200);
+    expect((await staff.mutate('dashboard.settleUnknownOutcome', { ...settle, made: false })).status).toBe(409);
+    expect(held(chargeId)).toEqual([expect.objectContaining({ captured: 2000 })]);
+    expect((await a.api.delete(`/refund/${chargeId}`)).body).toMatchObject({ status: 'REFUND', refundedAmount: 20 });
   });
 });

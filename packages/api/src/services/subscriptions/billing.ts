@@ -22,6 +22,8 @@ import { retryOf, toSubscriptionView } from './view';
 export const BILLING_QUEUE = 'subscription.bill';
 /** A job throws only while its charge is in flight or the database fails: keep trying for days (backoff capped at 6 h). */
 const BILLING_ATTEMPTS = 25;
+/** How often a payment held for staff (its outcome unknown at the provider) is looked at again. */
+const HELD_RECHECK_MS = 60 * 60_000;
 
 /** An amount in ISO minor units of a currency, as a subscription or a charge holds it. */
 interface Money {
@@ -174,6 +176,15 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
       // changed since), so the payer pays at most once.
       const payment = paymentOf(s, charge);
       charge = await charging(chargeId, () => charges.resumePaymentMethodCharge(s.account, payment, chargeId));
+    }
+    // Held for staff, its outcome unknown at a provider that cannot take a call twice: neither paid
+    // nor failed until they settle it (docs/outcome-unknown.md). Looked at again hourly, for as long
+    // as it takes, by a job of its own (this one is done), never billed again meanwhile.
+    if (charge?.status === 'PROCESSING' && (await db.unknownOutcome.count({ where: { chargeId, resolvedAt: null } })) > 0) {
+      const runAt = new Date(clock.now().getTime() + HELD_RECHECK_MS);
+      const dedupeKey = `subscription:${s.id}:${job.dueAt}:${job.tries}:held:${runAt.toISOString()}`;
+      await jobs.enqueue(BILLING_QUEUE, { ...job }, { runAt, dedupeKey, maxAttempts: BILLING_ATTEMPTS, group: s.accountId });
+      return;
     }
     // Still PROCESSING: a debit waiting for its settling job, or a resumption the provider did not answer.
     if (charge?.status === 'PROCESSING') throw new Error(`charge ${chargeId} is still being made`);
