@@ -193,7 +193,7 @@ test('an authorisation NAB never made: settled as not made, then Failed; settlin
     .getByRole('dialog', { name: 'Settle as made' })
     .getByRole('button', { name: `Confirm: NAB ${run} made it` })
     .click();
-  await expect(page.getByRole('alert').filter({ hasText: 'already settled this payment otherwise' })).toBeFocused();
+  await expect(page.getByRole('alert').filter({ hasText: 'already settled this authorisation otherwise' })).toBeFocused();
   await expect(heading(page)).toContainText('Failed');
   await expect(stale).toHaveCount(0);
   expect((await stored(lost.notMade)).status).toBe('FAILED');
