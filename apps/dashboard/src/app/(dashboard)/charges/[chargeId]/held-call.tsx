@@ -180,42 +180,24 @@ function SettleHeldCall({ h, onSettled }: { h: HeldCall; onSettled: (result: { k
           )}
         </fieldset>
         {made && needs.transaction && (
-          <Field
+          <IdField
+            name="transactionId"
             label={lookup.transactionLabel}
             hint={`The id ${lookup.where} gave the ${h.operation}`}
             error={problems.transactionId ?? answered.transactionId}
-          >
-            {(props) => (
-              <input
-                {...props}
-                data-field="transactionId"
-                autoComplete="off"
-                spellCheck={false}
-                maxLength={64}
-                value={transactionId}
-                onChange={(e) => setTransactionId(e.target.value)}
-              />
-            )}
-          </Field>
+            value={transactionId}
+            onChange={setTransactionId}
+          />
         )}
         {made && needs.authorisation && (
-          <Field
+          <IdField
+            name="authorisationId"
             label={lookup.authorisationLabel}
             hint={`The id of the authorisation in ${lookup.where}`}
             error={problems.authorisationId ?? answered.authorisationId}
-          >
-            {(props) => (
-              <input
-                {...props}
-                data-field="authorisationId"
-                autoComplete="off"
-                spellCheck={false}
-                maxLength={64}
-                value={authorisationId}
-                onChange={(e) => setAuthorisationId(e.target.value)}
-              />
-            )}
-          </Field>
+            value={authorisationId}
+            onChange={setAuthorisationId}
+          />
         )}
         <ServerError error={settle.error && httpStatusOf(settle.error) !== 409 ? settle.error : null} />
         <div>
@@ -251,5 +233,31 @@ function SettleHeldCall({ h, onSettled }: { h: HeldCall; onSettled: (result: { k
         </div>
       </dialog>
     </section>
+  );
+}
+
+/** A field for an id staff copy from the provider's portal. */
+function IdField(props: {
+  name: 'transactionId' | 'authorisationId';
+  label: string;
+  hint: string;
+  error?: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  return (
+    <Field label={props.label} hint={props.hint} error={props.error}>
+      {(field) => (
+        <input
+          {...field}
+          data-field={props.name}
+          autoComplete="off"
+          spellCheck={false}
+          maxLength={64}
+          value={props.value}
+          onChange={(e) => props.onChange(e.target.value)}
+        />
+      )}
+    </Field>
   );
 }
