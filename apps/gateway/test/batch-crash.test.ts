@@ -3,21 +3,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { newMasterKey } from '@gateway/core';
-import { openDatabase } from '@gateway/db';
+import { openDatabase, type Charge } from '@gateway/db';
 import { startSimulator, type Simulator } from '@gateway/providers';
 import type { NewProvider } from '@gateway/api';
 import { afterAll, beforeAll, describe, expect, inject, it, onTestFinished } from 'vitest';
 import { seedAccount, startChildGateway, type ChildGateway } from '../bench/child-gateway';
 import { card, CHEAP_DOMESTIC, client, createTestDatabase, VISA } from './harness';
-import { startRealProviders, type RealProviders, type RealType } from './real-providers';
+import { nabRequestsOf, startRealProviders, type RealProviders, type RealType } from './real-providers';
 
 /**
  * A gateway killed (SIGKILL) in the middle of a batch of 1,000 rows, then started again: every
  * row ends charged exactly once, by the acquirer's own record. The gateway runs as a child
  * process (src/main.ts through tsx); the simulated acquirer runs in this process, so it outlives
  * the gateway as a real one would, and keeps its ledger in a state file, read back at the end.
- * The same with a stripe and an adyen provider (fewer rows), against the fake providers, which
- * also run in this process.
+ * The same with a stripe, adyen and checkout provider (fewer rows), against the fake providers,
+ * which also run in this process. And with NAB Transact, which cannot take a call twice: the rows
+ * whose payment it never answered are held for staff, recorded FAILED not to be charged again
+ * (docs/outcome-unknown.md); every other row is charged once, and none twice.
  */
 const GATEWAY_DIR = fileURLToPath(new URL('..', import.meta.url));
 const MAIN_TS = fileURLToPath(new URL('../src/main.ts', import.meta.url));
@@ -30,9 +32,20 @@ const APPROVED_CENTS = [0, 8, 11, 16, 77];
 const minorOf = (n: number) => BigInt((1 + (n % 97)) * 100 + APPROVED_CENTS[n % APPROVED_CENTS.length]!);
 const amountOf = (n: number) => `${minorOf(n) / 100n}.${String(minorOf(n) % 100n).padStart(2, '0')}`;
 
+/** A row as the batch recorded it, with its charge. */
+interface Row {
+  status: string;
+  chargeId: string;
+}
+
 /** What differs between the acquirers a batch is killed at. */
 interface Acquirer {
   rows: number;
+  /**
+   * What becomes of a row the dead gateway left without an answer: charged by sending it again with
+   * the same keys, or held for staff, where the provider cannot take a call twice (NAB Transact).
+   */
+  afterKill: 'resent' | 'held';
   currency: string;
   provider: NewProvider;
   paymentInformation: Record<string, string>;
@@ -43,8 +56,8 @@ interface Acquirer {
    * the last `openedWithinMs` when given).
    */
   holdUnrecordedRows(unrecorded: (openedWithinMs?: number) => Promise<number>): Promise<void>;
-  /** Checks the acquirer's own record: one payment per row, for the row's amount, under its charge's key. */
-  check(results: string[][]): Promise<void>;
+  /** Checks the acquirer's own record: one payment per row charged, for the row's amount, under its charge's key. */
+  check(rows: Row[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,6 +67,7 @@ async function simulated(dir: string): Promise<Acquirer> {
   let simulator: Simulator = await startSimulator({ stateFile });
   return {
     rows: ROWS,
+    afterKill: 'resent',
     currency: 'AUD',
     // Acquirer latency, so that the kill finds provider calls in flight (a chunk of 100 rows makes 64
     // at once); a timeout far above it, as this process (the acquirer) is busy too: a row that timed
@@ -67,7 +81,7 @@ async function simulated(dir: string): Promise<Acquirer> {
     holdUnrecordedRows: async (unrecorded) => {
       await expect.poll(() => unrecorded(40), { timeout: 30_000, interval: 5 }).toBeGreaterThan(0);
     },
-    async check(results) {
+    async check(rows) {
       // The acquirer's record, as its state file keeps it: one captured authorisation per row,
       // for the row's amount, under the key of the row's charge (TransactionId).
       await simulator.close();
@@ -76,21 +90,32 @@ async function simulated(dir: string): Promise<Acquirer> {
       const byReference = new Map(authorisations.map((auth) => [auth.reference, auth]));
       expect(authorisations).toHaveLength(ROWS);
       expect(byReference.size).toBe(ROWS);
-      results.forEach(([, , , reference, , transactionId], n) => {
-        expect(byReference.get(reference)).toMatchObject({ status: 'captured', amount: minorOf(n), idempotencyKey: `${transactionId}:1` });
+      rows.forEach(({ chargeId }, n) => {
+        expect(byReference.get(`crash-${n}`)).toMatchObject({ status: 'captured', amount: minorOf(n), idempotencyKey: `${chargeId}:1` });
       });
     },
     close: () => simulator.close(),
   };
 }
 
+/** The gatewayCode of a row held for staff (docs/outcome-unknown.md). */
+const HELD = 'OUTCOME_UNKNOWN';
+
+/** Whether a charge's first attempt was kept as sent (before it left) with nothing of an answer since. */
+function sentUnanswered(charge: Pick<Charge, 'id' | 'attemptData'>): boolean {
+  const kept = (charge.attemptData as Record<string, { providerData?: object }> | null)?.[`${charge.id}:1`];
+  return kept?.providerData !== undefined && Object.keys(kept.providerData).length === 0;
+}
+
 let fakes: RealProviders;
 
-/** A fake provider (stripe, adyen, checkout): it lives in this process, so its record outlives the gateway. */
+/** A fake provider: it lives in this process, so its record outlives the gateway. */
 function real(type: RealType): Acquirer {
   const provider = fakes.of(type);
+  const afterKill = type === 'nab_transact' ? 'held' : 'resent';
   return {
     rows: 300,
+    afterKill,
     currency: provider.currency,
     provider: provider.newProvider(),
     paymentInformation: provider.card(),
@@ -101,12 +126,23 @@ function real(type: RealType): Acquirer {
       const hanging = provider.hangNext('payment');
       await expect.poll(hanging, { timeout: 10_000, interval: 10 }).toBe(true);
     },
-    async check(results) {
-      results.forEach(([, , , , , transactionId], n) => {
-        expect(provider.allPayments(String(transactionId)), `row ${n}`).toEqual([
-          expect.objectContaining({ attempt: `${transactionId}:1`, authorised: Number(minorOf(n)), captured: Number(minorOf(n)) }),
-        ]);
+    async check(rows) {
+      rows.forEach(({ status, chargeId }, n) => {
+        const payments = provider.allPayments(chargeId);
+        if (status === 'SUCCESS')
+          expect(payments, `row ${n}`).toEqual([
+            expect.objectContaining({ attempt: `${chargeId}:1`, authorised: Number(minorOf(n)), captured: Number(minorOf(n)) }),
+          ]);
+        else expect(payments.length, `row ${n}`).toBeLessThanOrEqual(1);
       });
+      if (afterKill === 'held') {
+        // Each row sent NAB once at most, and every row whose payment NAB never answered held.
+        const sent = rows.map(({ chargeId }) => nabRequestsOf(fakes.nab_transact, chargeId, 'payment'));
+        expect(sent.filter((requests) => requests.length > 1)).toEqual([]);
+        const unanswered = rows.filter((_, n) => sent[n]!.some((request) => request.status !== 200));
+        expect(unanswered.length).toBeGreaterThan(0);
+        expect(unanswered.filter((row) => row.status !== 'FAILED')).toEqual([]);
+      }
       expect(provider.violations()).toEqual([]);
     },
     close: async () => undefined,
@@ -123,15 +159,12 @@ const acquirers: Array<[string, (dir: string) => Promise<Acquirer>]> = [
   ['stripe', async () => real('stripe')],
   ['adyen', async () => real('adyen')],
   ['checkout', async () => real('checkout')],
-  // nab_transact is left out: this expects every row charged after the restart, as a type that
-  // takes a call twice allows. NAB cannot, so the rows the dead gateway left in flight are held for
-  // staff (docs/outcome-unknown.md) and the batch does not end 300 of 300; a NAB variant would
-  // count them held. (Before the core held them, they were charged again: NAB paid each twice.)
+  ['nab_transact', async () => real('nab_transact')],
 ];
 
 // Two processes must share the database: the embedded one cannot be shared.
 describe.skipIf(!inject('databaseServerUrl')).each(acquirers)('a gateway killed mid-batch at %s', (_name, acquirerOf) => {
-  it('charges every row exactly once after a restart', async () => {
+  it('charges every row exactly once after a restart, or holds it for staff where it cannot know', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'batch-crash-'));
     const acquirer = await acquirerOf(dir);
     const { rows, currency } = acquirer;
@@ -195,6 +228,13 @@ describe.skipIf(!inject('databaseServerUrl')).each(acquirers)('a gateway killed 
 
     // The kill left rows charged (or being charged) whose outcome the batch had not recorded yet.
     expect(await unrecorded()).toBeGreaterThan(0);
+    // What the dead gateway sent and never heard back of, by its own record: a call that cannot be
+    // sent twice (NAB) is kept before it leaves, and what its answer said is kept with it at once.
+    const unanswered = (await db.prisma.charge.findMany({ where: { batchId, status: 'PROCESSING' } }))
+      .filter(sentUnanswered)
+      .map((charge) => charge.id)
+      .sort();
+    if (acquirer.afterKill === 'held') expect(unanswered.length).toBeGreaterThan(0);
     // The dead worker's claims would be taken over once their 30 s leases ran out: end them now.
     await db.prisma.$executeRaw`UPDATE "Job" SET "lockedUntil" = now() WHERE "status" = 'RUNNING'`;
 
@@ -202,16 +242,46 @@ describe.skipIf(!inject('databaseServerUrl')).each(acquirers)('a gateway killed 
     api = client(gateway.url, secretKey);
     await expect.poll(async () => (await status()).status, { timeout: 45_000, interval: 100 }).toBe('SUCCESS');
     const done = await api.get(`/batch/${batchId}`);
-    expect(done.body).toMatchObject({ count: rows, success: rows, failure: 0, progress: 1 });
     const results = String(done.body.results)
       .split('\n')
       .slice(1)
       .map((line) => line.split(','));
-    expect(results.map(([, , , reference, rowStatus]) => `${reference} ${rowStatus}`)).toEqual(lines.map((_, n) => `crash-${n} SUCCESS`));
+    const recorded = await db.prisma.batchRow.findMany({ where: { batchId }, orderBy: { line: 'asc' } });
+    expect(results.map(([, , , reference, rowStatus]) => `${reference} ${rowStatus}`)).toEqual(
+      recorded.map((row, n) => `crash-${n} ${row.status}`),
+    );
+    // Every row charged, but where the provider cannot take a call twice: there, the rows whose answer
+    // the dead gateway never had are held for staff, FAILED not to be charged again.
+    const held = recorded.filter((row) => row.status !== 'SUCCESS');
+    expect(done.body).toMatchObject({ count: rows, success: rows - held.length, failure: held.length, progress: 1 });
+    const heldRow = {
+      status: 'FAILED',
+      failureReason: expect.stringContaining('holds it for staff'),
+      gatewayErrorCode: HELD,
+      isRetryable: false,
+    };
+    expect(
+      held.map(({ reference, status, failureReason, gatewayErrorCode, isRetryable }) => ({
+        reference,
+        status,
+        failureReason,
+        gatewayErrorCode,
+        isRetryable,
+      })),
+    ).toEqual(held.map(({ reference }) => ({ reference, ...heldRow })));
+    expect(held.map((row) => row.chargeId).sort()).toEqual(acquirer.afterKill === 'held' ? unanswered : []);
+    // Their charges wait for staff: PROCESSING, each payment listed as unknown.
+    const heldCharges = await db.prisma.charge.findMany({
+      where: { id: { in: held.map((row) => row.chargeId) } },
+      include: { unknownOutcomes: true },
+    });
+    expect(heldCharges.map(({ status, unknownOutcomes }) => ({ status, unknownOutcomes }))).toEqual(
+      held.map(() => ({ status: 'PROCESSING', unknownOutcomes: [expect.objectContaining({ operation: 'payment', resolvedAt: null })] })),
+    );
     const [{ rerun }] = await db.prisma.$queryRaw<[{ rerun: number }]>`
       SELECT count(*)::int AS rerun FROM "Job" WHERE "queue" = 'batch.charge-rows' AND "attempts" > 1`;
     expect(rerun).toBeGreaterThan(0);
     await gateway.stop();
-    await acquirer.check(results);
+    await acquirer.check(recorded.map(({ status, chargeId }) => ({ status, chargeId })));
   }, 180_000);
 });

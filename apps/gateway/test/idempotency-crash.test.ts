@@ -8,7 +8,7 @@ import { seedAccount, startChildGateway, type ChildGateway } from '../bench/chil
 import type { GatewayOptions } from '../src/gateway';
 import { GATEWAY_DIR, MAIN_TS } from './child-processes';
 import { CHEAP_DOMESTIC, card, client, createTestDatabase, startTestGateway, VISA, type ApiResponse, type TestGateway } from './harness';
-import { startRealProviders, type RealProviders, type RealType } from './real-providers';
+import { nabRequestsOf, startRealProviders, type ProviderCall, type RealProviders, type RealType } from './real-providers';
 
 /**
  * A gateway killed (SIGKILL) while requests with Idempotency-Keys are in flight: new charges
@@ -16,10 +16,13 @@ import { startRealProviders, type RealProviders, type RealType } from './real-pr
  * gateway takes over; every key is sent again with the same body until it stops answering 409,
  * then again after the clock has passed every release and sweep time. Each key answers once for
  * all (a key answered before the kill still names the same charge), and the provider and the
- * gateway hold one payment (or none, reversed) per key: never a second one.
+ * gateway hold one payment (or none, reversed) per key: never a second one. NAB Transact can
+ * neither reverse a payment it never answered nor take a call twice: what the kill left without
+ * its answer is held for staff and answered 80 OUTCOME_UNKNOWN, never failed on a guess nor sent
+ * again (docs/outcome-unknown.md).
  *
  * The gateway runs as a child process (src/main.ts through tsx); the acquirer (the simulator, or
- * the fake stripe and adyen) runs in this process, so it outlives the gateway as a real one would.
+ * the fake providers) runs in this process, so it outlives the gateway as a real one would.
  */
 
 const NEW_CHARGES = 10;
@@ -31,6 +34,8 @@ const BATCH_ROWS = 12;
 const JOB_LEASES_MS = 60_000;
 /** Past every time a key or a charge waits for: abandoned charges (2 min), confirmations (2 min), the old release (5 min). */
 const LATER_MS = 10 * 60_000;
+/** The gatewayCode of a call held for staff (docs/outcome-unknown.md). */
+const HELD = 'OUTCOME_UNKNOWN';
 
 /** A payment the acquirer made for a charge (minor units); `live` while it holds money. */
 interface Made {
@@ -41,6 +46,14 @@ interface Made {
 }
 
 interface Acquirer {
+  /**
+   * What becomes of a call the kill left without its answer: reversed (a payment, then failed) or
+   * sent again with its key (a capture, a refund); or held for staff, where the provider can do
+   * neither (NAB Transact).
+   */
+  afterKill: 'resolved' | 'held';
+  /** How many calls of a kind the acquirer had for a charge, where it keeps a journal by charge (NAB). */
+  sent?(chargeId: string, call: ProviderCall): number;
   provider: NewProvider;
   currency: string;
   card(): Record<string, string>;
@@ -60,6 +73,7 @@ async function simulated(): Promise<Acquirer> {
   const simulator: Simulator = await startSimulator();
   const TIMEOUT_CARD = '4000000000000101';
   return {
+    afterKill: 'resolved',
     // Slow enough that captures and refunds sent together are still in flight at the kill.
     provider: { ...CHEAP_DOMESTIC, latency: { minMs: 1_500, maxMs: 2_500 }, timeoutMs: 60_000 },
     currency: 'AUD',
@@ -85,10 +99,13 @@ async function simulated(): Promise<Acquirer> {
 
 let fakes: RealProviders;
 
-/** A fake stripe, adyen or checkout: calls it makes and never answers. */
+/** A fake provider: calls it makes and never answers. */
 function real(type: RealType): Acquirer {
   const fake = fakes.of(type);
+  const nab = type === 'nab_transact';
   return {
+    afterKill: nab ? 'held' : 'resolved',
+    ...(nab && { sent: (chargeId: string, call: ProviderCall) => nabRequestsOf(fakes.nab_transact, chargeId, call).length }),
     provider: fake.newProvider({ timeoutMs: 60_000 }),
     currency: fake.currency,
     card: () => fake.card(),
@@ -127,11 +144,7 @@ const acquirers: Array<[string, () => Promise<Acquirer>]> = [
   ['stripe', async () => real('stripe')],
   ['adyen', async () => real('adyen')],
   ['checkout', async () => real('checkout')],
-  // nab_transact is left out: this expects the hung charges FAILED (80) after their reversal, and
-  // the captures and refunds in flight confirmed by sending them again. NAB can do neither, so they
-  // are held for staff (PROCESSING, leased, PENDING; docs/outcome-unknown.md); a NAB variant would
-  // assert the holds. (Before the core held them, the charges were failed while NAB held them, the
-  // captures answered refused, 47, though made, and the refunds booked twice.)
+  ['nab_transact', async () => real('nab_transact')],
 ];
 
 // Two processes share the database: the embedded one cannot be shared.
@@ -316,7 +329,21 @@ describe.skipIf(!inject('databaseServerUrl')).each(acquirers)(
       await advanceTo(2 * LATER_MS);
       expect(await settleAll()).toEqual(settled);
 
-      // New charges: one per key at the gateway and at the provider, none held where it failed.
+      /** Whether a key was answered as a call held for staff (80 OUTCOME_UNKNOWN, not to be repeated); only where the acquirer cannot know. */
+      const isHeld = (answer: ApiResponse) => {
+        if (answer.body.gatewayCode !== HELD) return false;
+        expect(acquirer.afterKill).toBe('held');
+        expect(answer).toMatchObject({ status: 400, body: { code: 80, isRetryable: false } });
+        return true;
+      };
+      /** The call of a charge held for staff: still open, by the key the provider knows it by. */
+      const heldCall = async (chargeId: string, operation: string) =>
+        expect(await db.prisma.unknownOutcome.findMany({ where: { chargeId, operation, resolvedAt: null } })).toHaveLength(1);
+      /** The calls of a kind a charge's provider had: one at most, where the acquirer tells. */
+      const sentOnce = (chargeId: string, call: ProviderCall) => expect(acquirer.sent?.(chargeId, call) ?? 1).toBeLessThanOrEqual(1);
+
+      // New charges: one per key at the gateway and at the provider, none held where it failed; a held
+      // one waits for staff (PROCESSING) and holds the payment the provider made.
       for (const request of charges) {
         const answer = settled.get(request.key)!;
         const rows = await db.prisma.charge.findMany({ where: { reference: (request.body as { reference: string }).reference } });
@@ -324,26 +351,67 @@ describe.skipIf(!inject('databaseServerUrl')).each(acquirers)(
         const row = rows[0]!;
         const made = acquirer.made(row.id);
         expect(made.length).toBeLessThanOrEqual(1);
+        sentOnce(row.id, 'payment');
         if (answer.status === 201) {
           expect(answer.body).toMatchObject({ chargeId: row.id, status: 'SUCCESS' });
           expect(made).toEqual([expect.objectContaining({ captured: Number(row.amount), live: true })]);
+        } else if (isHeld(answer)) {
+          expect(answer.body.details).toMatchObject({ chargeId: row.id });
+          expect(row.status).toBe('PROCESSING');
+          await heldCall(row.id, 'payment');
         } else {
           expect(answer.body.details).toMatchObject({ chargeId: row.id });
           expect(row.status).toBe('FAILED');
           expect(made.filter((m) => m.live)).toEqual([]);
         }
       }
-      expect(charges.slice(0, HUNG_CHARGES).map((r) => settled.get(r.key)!.body.code)).toEqual([80, 80]);
-      // Captures and refunds: made once, for the amount asked.
+      const hungAnswer = acquirer.afterKill === 'held' ? { code: 80, gatewayCode: HELD } : { code: 80 };
+      expect(charges.slice(0, HUNG_CHARGES).map((r) => settled.get(r.key)!.body)).toEqual(
+        Array.from({ length: HUNG_CHARGES }, () => expect.objectContaining(hungAnswer)),
+      );
+      for (const request of charges.slice(0, HUNG_CHARGES).filter((r) => isHeld(settled.get(r.key)!))) {
+        const chargeId = String((settled.get(request.key)!.body.details as Record<string, string>).chargeId);
+        expect(acquirer.made(chargeId)).toEqual([expect.objectContaining({ live: true })]);
+      }
+      // Captures and refunds: made once, for the amount asked; or, those in flight where the acquirer
+      // cannot know, held (the capture's lease kept, the refund PENDING) and sent no more.
+      const heldChanges = { captures: 0, refunds: 0 };
       for (const [n, request] of captures.entries()) {
-        expect(settled.get(request.key)).toMatchObject({ status: 200, body: { status: 'SUCCESS', amount: 15 } });
-        expect(acquirer.made(toCapture[n]!)).toEqual([expect.objectContaining({ captured: Number(minor(15)), live: true })]);
+        const answer = settled.get(request.key)!;
+        const chargeId = toCapture[n]!;
+        sentOnce(chargeId, 'capture');
+        if (isHeld(answer)) {
+          heldChanges.captures += 1;
+          expect(answer.body.details).toMatchObject({ chargeId });
+          expect(await db.prisma.charge.findUniqueOrThrow({ where: { id: chargeId } })).toMatchObject({
+            status: 'AUTHORISE',
+            pendingOperation: 'capture',
+          });
+          await heldCall(chargeId, 'capture');
+          continue;
+        }
+        expect(answer).toMatchObject({ status: 200, body: { status: 'SUCCESS', amount: 15 } });
+        expect(acquirer.made(chargeId)).toEqual([expect.objectContaining({ captured: Number(minor(15)), live: true })]);
       }
       for (const [n, request] of refunds.entries()) {
-        expect(settled.get(request.key)).toMatchObject({ status: 200, body: { status: 'PARTIAL_REFUND', refundedAmount: 5 } });
-        expect(acquirer.made(toRefund[n]!)).toEqual([expect.objectContaining({ refunded: Number(minor(5)) })]);
-        expect(await db.prisma.refund.count({ where: { chargeId: toRefund[n]! } })).toBe(1);
+        const answer = settled.get(request.key)!;
+        const chargeId = toRefund[n]!;
+        sentOnce(chargeId, 'refund');
+        expect(await db.prisma.refund.count({ where: { chargeId } })).toBe(1);
+        if (isHeld(answer)) {
+          heldChanges.refunds += 1;
+          const { refundId } = answer.body.details as Record<string, string>;
+          expect(await db.prisma.refund.findUniqueOrThrow({ where: { id: refundId } })).toMatchObject({ chargeId, status: 'PENDING' });
+          await heldCall(chargeId, 'refund');
+          continue;
+        }
+        expect(answer).toMatchObject({ status: 200, body: { status: 'PARTIAL_REFUND', refundedAmount: 5 } });
+        expect(acquirer.made(chargeId)).toEqual([expect.objectContaining({ refunded: Number(minor(5)) })]);
       }
+      // At least those the acquirer never answered are held.
+      const unanswered = acquirer.afterKill === 'held' ? CHANGES / 2 : 0;
+      expect(heldChanges.captures).toBeGreaterThanOrEqual(unanswered);
+      expect(heldChanges.refunds).toBeGreaterThanOrEqual(unanswered);
       // The batch: one, answered with its id, each row charged once.
       const [made] = await db.prisma.batch.findMany();
       expect(await db.prisma.batch.count()).toBe(1);
@@ -352,7 +420,14 @@ describe.skipIf(!inject('databaseServerUrl')).each(acquirers)(
         .poll(async () => (await client(next!.url, secretKey).get(`/batch/${made!.id}/status`)).body.status, { timeout: 60_000 })
         .toBe('SUCCESS');
       for (const row of await db.prisma.batchRow.findMany({ where: { batchId: made!.id } })) {
-        expect(acquirer.made(row.chargeId!)).toEqual([expect.objectContaining({ live: true })]);
+        sentOnce(row.chargeId, 'payment');
+        if (row.status === 'SUCCESS') expect(acquirer.made(row.chargeId)).toEqual([expect.objectContaining({ live: true })]);
+        else {
+          // Held for staff where the acquirer cannot know: not to be charged again.
+          expect(acquirer.afterKill).toBe('held');
+          expect(row).toMatchObject({ status: 'FAILED', gatewayErrorCode: HELD, isRetryable: false });
+          expect(acquirer.made(row.chargeId).length).toBeLessThanOrEqual(1);
+        }
       }
       expect(acquirer.violations()).toEqual([]);
     }, 240_000);

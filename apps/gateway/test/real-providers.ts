@@ -12,6 +12,7 @@ import {
   type FakeNab,
   type FakeStripe,
   type NabCall,
+  type NabJournalEntry,
 } from '@gateway/provider-fakes';
 
 /**
@@ -308,6 +309,15 @@ function checkoutProvider(checkout: FakeCheckout): RealProvider {
     broughtToken: () => ({ providerToken: checkout.addInstrument(), singleUse: false }),
     setRawCardsAllowed: (allowed) => checkout.setRawCardsAllowed(allowed),
   };
+}
+
+/**
+ * The requests the gateway sent NAB for a charge (of one kind of call when given), answered or
+ * not: each names the purchase order number of one of the charge's attempts (a completion or
+ * refund the original payment's).
+ */
+export function nabRequestsOf(nab: FakeNab, chargeId: string, call?: ProviderCall): NabJournalEntry[] {
+  return nab.requests.filter((r) => r.body.includes(`>${chargeId}:`) && (!call || NAB_CALLS[call].includes(r.kind)));
 }
 
 function nabProvider(nab: FakeNab): RealProvider {
