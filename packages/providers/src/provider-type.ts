@@ -174,6 +174,13 @@ export interface ProviderType {
      * provider, from the ids they read there; undefined when one the provider needs is missing.
      */
     paymentFound(found: FoundPayment): string | undefined;
+    /**
+     * The payment id of an attempt the provider approved, from what its connector kept
+     * (`AuthoriseRequest.keep`) as soon as it answered; undefined when what was kept is no
+     * approval. A resumed batch row or subscription payment whose answer its run never recorded is
+     * recorded from it rather than sent again or reversed.
+     */
+    approvedIn(kept: Readonly<Record<string, string>>): string | undefined;
   };
 }
 

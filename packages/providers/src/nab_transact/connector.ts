@@ -138,7 +138,7 @@ export function createNabConnector(config: NabConnectorConfig): ProviderConnecto
 
   /** A payment NAB approved, as the gateway names it; kept with the attempt at once, so that it can be reversed whatever happens next. */
   async function approved(req: AuthoriseRequest, payment: NabPayment, captured: boolean): Promise<Result<Authorisation>> {
-    await req.keep?.({ providerChargeId: paymentId(payment) });
+    await req.keep?.({ providerChargeId: paymentId(payment), approved: 'yes' });
     const card = req.source.type === 'card' ? { card: summaryOf(req.source.card) } : {};
     return ok({ providerChargeId: paymentId(payment), captured, amount: req.amount, ...card });
   }

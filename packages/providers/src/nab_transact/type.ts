@@ -65,6 +65,8 @@ export const NAB_TRANSACT: ProviderType = {
         ...(!capture && { preauthID: authorisationId }),
       });
     },
+    // What the connector kept of an approval (connector.ts `approved`), not of a 111/112 it may reverse.
+    approvedIn: (kept) => (kept.approved === 'yes' ? kept.providerChargeId : undefined),
   },
   connector: ({ baseUrl, timeoutMs, environment, parameters, now }) =>
     createNabConnector({

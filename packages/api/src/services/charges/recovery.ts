@@ -10,6 +10,7 @@ import type { createChargeLifecycle } from './lifecycle';
 import { CONFIRM_CAPTURE_QUEUE, CONFIRM_REFUND_QUEUE, CONFIRM_VOID_QUEUE, RECOVER_QUEUE, REVERSE_QUEUE } from './queues';
 import { giveBackSlot } from '../payment-links/slots';
 import { keptAttempt, reverseAttempt } from './reversal';
+import { typeOfProvider } from '../providers/currencies';
 import { heldError, resendable, type UnknownOutcomes } from './unknown-outcomes';
 import { chargeInclude, failureOf, toChargeView } from './view';
 
@@ -111,23 +112,50 @@ export function createAbandonedRecovery(
    * their transaction, with its event: made (a sale SUCCESS, an authorisation AUTHORISE, under the
    * provider's id of it) or not (FAILED). False when the charge is no longer PROCESSING.
    */
-  async function settleHeldPayment(
-    tx: Prisma.TransactionClient,
-    held: UnknownOutcome,
-    made: { providerChargeId: string; sale: boolean } | false,
-  ): Promise<boolean> {
+  async function settleHeldPayment(tx: Prisma.TransactionClient, held: UnknownOutcome, made: MadePayment | false): Promise<boolean> {
     const charge = await tx.charge.findUniqueOrThrow({ where: { id: held.chargeId } });
-    const data: Prisma.ChargeUpdateManyMutationInput = !made
-      ? { status: 'FAILED', failureCode: NOT_MADE.code, failureMessage: NOT_MADE.message }
-      : made.sale
-        ? { status: 'SUCCESS', providerChargeId: made.providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
-        : { status: 'AUTHORISE', providerChargeId: made.providerChargeId };
+    const data = made
+      ? madeChange(charge, made)
+      : ({ status: 'FAILED', failureCode: NOT_MADE.code, failureMessage: NOT_MADE.message } as const);
     const decided = await decide(tx, charge, data);
     if (decided) await events.statusChanged(tx, charge);
     return decided;
   }
 
-  return { reverse, recoverAbandoned, settleHeldPayment };
+  /** A charge whose payment the provider made: a sale SUCCESS, an authorisation AUTHORISE, under the provider's id of it. */
+  const madeChange = (charge: Charge, { providerChargeId, sale }: MadePayment): Prisma.ChargeUpdateManyMutationInput =>
+    sale
+      ? { status: 'SUCCESS', providerChargeId, capturedAmount: charge.amount, successDate: clock.now() }
+      : { status: 'AUTHORISE', providerChargeId };
+
+  /**
+   * A batch row's or subscription payment's charge a dead run left PROCESSING at a provider that
+   * cannot take a call twice (stored.ts resumePaymentMethodCharge), whose call left (it was kept
+   * before): recorded as made when the connector kept the provider's approval, else recovered as
+   * an abandoned one (reversed and failed, or held for staff).
+   */
+  async function resumeUnsendable(charge: Charge, provider: Provider): Promise<void> {
+    const kept = keptAttempt(charge, `${charge.id}:${charge.attemptCount}`);
+    const approved = kept && typeOfProvider(provider).noIdempotency?.approvedIn(kept.providerData);
+    if (!kept || !approved) {
+      await recoverAbandoned(charge);
+      return;
+    }
+    const made = madeChange(charge, { providerChargeId: approved, sale: kept.capture });
+    await events.changing(
+      charge,
+      (tx) => decide(tx, charge, made),
+      (changed) => changed,
+    );
+  }
+
+  return { reverse, recoverAbandoned, settleHeldPayment, resumeUnsendable };
+}
+
+/** A payment the provider made, as the gateway names it, and whether it was a sale. */
+interface MadePayment {
+  providerChargeId: string;
+  sale: boolean;
 }
 
 /** The failure of a payment held for staff that they found the provider never made. */

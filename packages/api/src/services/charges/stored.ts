@@ -26,6 +26,7 @@ import { refuseOverWalletCap } from './wallet-cap';
 import { insertCharge, insertCharges, isTaken } from './statements';
 import { atOnce } from '../at-once';
 import type { AbandonedRecovery } from './recovery';
+import { keptAttempt } from './reversal';
 import { resendable } from './unknown-outcomes';
 import { tokenRefused } from '../tokens/consume';
 
@@ -56,7 +57,7 @@ export interface StoredChargingDeps {
   debits: ReturnType<typeof createDebitCharging>;
   vault: Pick<VaultService, 'readCard' | 'consumeCcv'>;
   tokens: TokenConsumer;
-  abandoned: Pick<AbandonedRecovery, 'recoverAbandoned'>;
+  abandoned: Pick<AbandonedRecovery, 'resumeUnsendable'>;
 }
 
 /** Links a charge keeps to where it came from. */
@@ -394,12 +395,14 @@ export function createStoredCharging(
    * settling job sends it again itself (and here its charge id is refused as taken, P2002).
    */
   async function resumePaymentMethodCharge(account: Account, input: PaymentMethodChargeInput, chargeId: string) {
-    // A provider that cannot take a call twice (NAB Transact) is not sent it again: nobody knows
-    // whether the dead run's call left. Its charge is recovered as an abandoned one (reversed and
-    // failed, or held for staff), and the caller reads what it became.
+    // A provider that cannot take a call twice (NAB Transact) is not sent a call that may have left
+    // (it was kept before it left): its charge is recorded from what the connector kept, or
+    // recovered as an abandoned one, and the caller reads what it became. One that never left is sent.
     const charge = await db.charge.findUniqueOrThrow({ where: { id: chargeId }, include: { provider: true } });
-    if (charge.status === 'PROCESSING' && charge.provider && !resendable(charge.provider)) {
-      await abandoned.recoverAbandoned(charge);
+    const { provider } = charge;
+    const mayHaveLeft = keptAttempt(charge, `${charge.id}:${charge.attemptCount}`) !== undefined;
+    if (charge.status === 'PROCESSING' && provider && !resendable(provider) && mayHaveLeft) {
+      await abandoned.resumeUnsendable(charge, provider);
       return undefined;
     }
     const method = await db.paymentMethod.findFirstOrThrow({ where: { id: input.paymentMethodId, accountId: account.id } });
