@@ -328,7 +328,10 @@ describe('a nab_transact provider', () => {
     // The lease is kept: no other completion or void meanwhile.
     expect((await a.api.delete(`/charge/${chargeId}`)).status).toBe(409);
     const staff = await staffOfA();
-    const settle = { id: `${chargeId}:capture`, made: true };
+    // The completion is a transaction of its own: staff give its txnID, which the refund then quotes.
+    expect((await staff.mutate('dashboard.settleUnknownOutcome', { id: `${chargeId}:capture`, made: true })).status).toBe(400);
+    const completionTxnID = held(chargeId)[0]?.completionTxnID;
+    const settle = { id: `${chargeId}:capture`, made: true, transactionId: completionTxnID };
     expect((await staff.mutate('dashboard.settleUnknownOutcome', settle)).status).toBe(200);
     expect((await a.api.get(`/charge/${chargeId}`)).body).toMatchObject({ status: 'SUCCESS', amount: 20 });
     expect((await staff.mutate('dashboard.settleUnknownOutcome', settle)).status).toBe(200);

@@ -362,6 +362,11 @@ export interface Modification {
 
 export interface Capture extends Modification {
   amount: bigint;
+  /**
+   * The payment's id from now on, when the capture is a transaction of its own that later refunds
+   * must quote (NAB Transact's completion has its own transaction id). Absent: unchanged.
+   */
+  providerChargeId?: string;
 }
 
 export interface VoidRequest {

@@ -184,7 +184,7 @@ export interface ProviderType {
   };
 }
 
-/** A payment held for staff (its answer lost) as they found it at the provider. */
+/** A payment (or its capture) held for staff, its answer lost, as they found it at the provider. */
 export interface FoundPayment {
   /** The attempt's idempotency key. */
   idempotencyKey: string;
@@ -197,6 +197,8 @@ export interface FoundPayment {
   transactionId: string;
   /** For an authorisation, the provider's id of it when it has one of its own (NAB: preauthID). */
   authorisationId?: string;
+  /** For a capture that is a transaction of its own (NAB's completion): the payment id it completes. */
+  completes?: string;
 }
 
 /** A failure as data, for connectors. */

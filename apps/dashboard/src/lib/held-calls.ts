@@ -56,7 +56,8 @@ export function lookupOf(h: Pick<HeldCall, 'providerType' | 'providerName'>): Pr
 
 /** The ids a settling as "made" needs: the provider's transaction id but for a capture or void, and an authorisation's own id too. */
 export function idsNeeded(operation: HeldOperation): { transaction: boolean; authorisation: boolean } {
-  return { transaction: operation !== 'capture' && operation !== 'void', authorisation: operation === 'authorisation' };
+  // A completion (capture) is a transaction of its own, whose id later refunds quote; a void is not.
+  return { transaction: operation !== 'void', authorisation: operation === 'authorisation' };
 }
 
 /** What settling a held call does to its charge, in staff's words. */

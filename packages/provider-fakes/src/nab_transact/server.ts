@@ -47,6 +47,8 @@ export interface NabViolation {
 export interface FakeNabTransaction {
   txnID: string;
   preauthID?: string;
+  /** A completed pre-authorisation's completion: a transaction of its own. */
+  completionTxnID?: string;
   purchaseOrderNo: string;
   currency: string;
   authorised: number;
@@ -224,6 +226,11 @@ export async function startFakeNab(options: FakeNabOptions): Promise<FakeNab> {
   function transact(txn: Record<string, any>): Fields {
     const cents = Number(txn.amount);
     const find = (id: string | undefined) => transactions.find((t) => t.txnID === id && t.purchaseOrderNo === txn.purchaseOrderNo);
+    // What a refund quotes: a purchase's txnID, or a completed pre-authorisation's completion (never the pre-authorisation's own).
+    const refundable = (id: string | undefined) =>
+      transactions.find(
+        (t) => t.purchaseOrderNo === txn.purchaseOrderNo && (t.preauthID === undefined ? t.txnID === id : t.completionTxnID === id),
+      );
     const result = (approved: boolean, responseCode: string, extra: Fields = {}) => txnAnswer(txn, approved, responseCode, extra);
     switch (txn.txnType) {
       case '0':
@@ -253,10 +260,12 @@ export async function startFakeNab(options: FakeNabOptions): Promise<FakeNab> {
         if (!preauth) return result(false, '133');
         if (preauth.reversed || preauth.captured > 0 || cents > preauth.authorised) return result(false, '126');
         preauth.captured = cents;
-        return result(true, '00', { txnID: preauth.txnID, preauthID: preauth.preauthID! });
+        // A completion is a transaction of its own, with its own txnID: refunds quote it.
+        preauth.completionTxnID = newId();
+        return result(true, '00', { txnID: preauth.completionTxnID, preauthID: preauth.preauthID! });
       }
       case '4': {
-        const original = find(txn.txnID);
+        const original = refundable(txn.txnID);
         if (!original) return result(false, '133');
         if (original.reversed || original.refunded + cents > original.captured) return result(false, '134');
         original.refunded += cents;

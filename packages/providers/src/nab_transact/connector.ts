@@ -9,7 +9,7 @@ import {
 import { HttpTimeoutError, requestText, type TextAnswer } from '../http-json.js';
 import type { Environment } from '../provider-type.js';
 import { unsupported } from '../provider-type.js';
-import { APPROVED_CODES, declineFor, failureFor, outcomeUnknown, statusFailure, type NabCode } from './codes.js';
+import { declineFor, failureFor, outcomeUnknown, statusFailure, type NabCode } from './codes.js';
 import { toNabAmount } from './currencies.js';
 import {
   customerReference,
@@ -113,7 +113,8 @@ export function createNabConnector(config: NabConnectorConfig): ProviderConnecto
     if (!answer.ok) return answer;
     const item = answer.value.item;
     if (!item) return fail('BAD_RESPONSE');
-    const approved = item.approved?.toLowerCase() === 'yes' && APPROVED_CODES.includes(item.responseCode ?? '');
+    // NAB's approved flag decides: an approval with a bank code the table does not list is still money taken.
+    const approved = item.approved?.toLowerCase() === 'yes';
     if (!approved) await declined?.(item);
     return outcome(item, approved);
   }
@@ -226,8 +227,13 @@ export function createNabConnector(config: NabConnectorConfig): ProviderConnecto
       if (!payment.ok) return payment;
       const { preauthID, purchaseOrderNo: order, currency } = payment.value;
       if (!preauthID) return fail('NOT_NAB_PAYMENT');
-      const completed = await transact({ txnType: TXN_TYPE.complete, preauthID, purchaseOrderNo: order, amount: req.amount, currency });
-      return completed.ok ? ok({ amount: req.amount }) : completed;
+      const { amount } = req;
+      const completed = await transact({ txnType: TXN_TYPE.complete, preauthID, purchaseOrderNo: order, amount, currency });
+      if (!completed.ok) return completed;
+      // The completion is a transaction of its own: refunds quote its txnID, not the pre-authorisation's.
+      const { txnID } = completed.value;
+      if (!txnID) return fail('BAD_RESPONSE');
+      return ok({ amount, providerChargeId: paymentId({ txnID, purchaseOrderNo: order, amount, currency }) });
     },
 
     void: async (req) => {

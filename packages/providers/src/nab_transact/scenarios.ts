@@ -48,7 +48,22 @@ export function nabScenarios(setup: () => { connector: ProviderConnector }) {
     const captured = valueOf(
       await connector().capture({ providerChargeId: authorised.providerChargeId, amount: 1500n, idempotencyKey: key('capture') }),
     );
-    expect(captured).toEqual({ amount: 1500n });
+    // The completion is a transaction of its own: the payment is named by it from now on, and refunds quote it.
+    expect(captured).toEqual({ amount: 1500n, providerChargeId: expect.any(String) });
+    expect(captured.providerChargeId?.split('*')[0]).not.toBe(authorised.providerChargeId.split('*')[0]);
+    const refunded = await connector().refund({
+      providerChargeId: captured.providerChargeId ?? '',
+      amount: 500n,
+      idempotencyKey: key('refund'),
+    });
+    expect(refunded.ok).toBe(true);
+    // The pre-authorisation itself is no payment to refund.
+    const byPreauth = await connector().refund({
+      providerChargeId: authorised.providerChargeId,
+      amount: 500n,
+      idempotencyKey: key('refund-2'),
+    });
+    expect(byPreauth.ok).toBe(false);
   });
 
   it('voids a pre-authorisation by reversing it', async () => {

@@ -53,10 +53,11 @@ export const NAB_TRANSACT: ProviderType = {
     lookupReference: ({ idempotencyKey, providerChargeId }) =>
       (providerChargeId && readPaymentId(providerChargeId)?.purchaseOrderNo) || purchaseOrderNo(idempotencyKey),
     // A pre-authorisation is completed by its preauthID, which NAB shows beside its txnID.
-    paymentFound: ({ idempotencyKey, amount, currency, capture, transactionId, authorisationId }) => {
+    paymentFound: ({ idempotencyKey, amount, currency, capture, transactionId, authorisationId, completes }) => {
       const nabAmount = toNabAmount(currency, amount);
       if (nabAmount === undefined || (!capture && !authorisationId)) return undefined;
-      const order = purchaseOrderNo(idempotencyKey);
+      // A completion quotes the pre-authorisation's purchase order number.
+      const order = (completes && readPaymentId(completes)?.purchaseOrderNo) || purchaseOrderNo(idempotencyKey);
       return paymentId({
         txnID: transactionId,
         purchaseOrderNo: order,

@@ -124,7 +124,9 @@ export function createChargeLifecycle(
     if (held.refundId)
       return finishRefundIn(tx, held.refundId, charge, held.amount, made ? { providerRefundId: made.providerReference } : 'failed');
     const operation = held.operation as Operation;
-    return finishIn(tx, charge, operation, made ? doneChange(operation, held.amount) : RELEASED);
+    // A capture made as a transaction of its own (NAB's completion) names the payment from now on.
+    const renamed = made && made.providerReference ? { providerChargeId: made.providerReference } : {};
+    return finishIn(tx, charge, operation, made ? { ...doneChange(operation, held.amount), ...renamed } : RELEASED);
   }
 
   /** The modification to keep when the provider answered "received" (Adyen). */
@@ -172,10 +174,12 @@ export function createChargeLifecycle(
         : await connector.void({ providerChargeId, idempotencyKey });
     if (result.ok) {
       const captured = amount ?? charge.amount;
+      // A capture that is a transaction of its own (NAB's completion) names the payment from now on.
+      const renamed = 'providerChargeId' in result.value ? result.value.providerChargeId : undefined;
       await finish(
         charge,
         operation,
-        doneChange(operation, captured),
+        { ...doneChange(operation, captured), ...(renamed !== undefined && { providerChargeId: renamed }) },
         pendingOf(charge, operation, operation === 'capture' ? captured : 0n, result.value),
       );
       logger.info({ chargeId, operation }, `charge ${operation === 'capture' ? 'captured' : 'voided'}`);

@@ -183,20 +183,22 @@ export function createUnknownOutcomeSettling(
     return { chargeId };
   }
 
-  /** What staff found made, as the gateway names it: the payment's id at the provider, or the refund's (nothing for a capture or void). */
+  /** What staff found made, as the gateway names it: the payment's id at the provider (a completion's too), or the refund's (nothing for a void). */
   function madeAs(row: UnknownOutcome, charge: Charge & { provider: Provider | null }, settlement: Settlement): string {
     const missing = (field: string, why: string) =>
       new ApiError('ValidationError', { message: 'The request is not valid', details: { [field]: why } });
-    if (row.operation === 'capture' || row.operation === 'void') return '';
+    if (row.operation === 'void') return '';
     if (!settlement.transactionId) throw missing('transactionId', 'The provider’s id of what it made is required');
     if (row.operation === 'refund' || !charge.provider) return settlement.transactionId;
+    const capture = row.operation === 'capture';
     const found = typeOfProvider(charge.provider).noIdempotency?.paymentFound({
       idempotencyKey: row.id,
       amount: row.amount,
       currency: charge.currency,
-      capture: saleOf(charge, row.id),
+      capture: capture || saleOf(charge, row.id),
       transactionId: settlement.transactionId,
       ...(settlement.authorisationId && { authorisationId: settlement.authorisationId }),
+      ...(capture && charge.providerChargeId && { completes: charge.providerChargeId }),
     });
     if (!found) throw missing('authorisationId', 'The provider’s id of the authorisation is required');
     return found;
