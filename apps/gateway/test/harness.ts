@@ -7,6 +7,7 @@ import type { NewProvider } from '@gateway/api';
 import type { Account } from '@gateway/db';
 import { newMasterKey, parseKeyring } from '@gateway/core';
 import { TEST_CARDS } from '@gateway/providers';
+import { ADYEN_TEST_CARDS, CHECKOUT_TEST_CARDS, NAB_TEST_CARD, STRIPE_TEST_CARDS } from '@gateway/provider-fakes';
 import { createLogger } from '../src/logger';
 import { startGateway, type Gateway, type GatewayOptions } from '../src/gateway';
 import { withServer } from './global-setup';
@@ -40,8 +41,10 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
   };
 }
 
-/** The card numbers tests send (the simulator's test cards): no table or log line may hold one. */
-const TEST_CARD_NUMBERS = TEST_CARDS.map((card) => card.number);
+/** The card numbers tests send (the simulator's and the fake providers' test cards): no table or log line may hold one. */
+const TEST_CARD_NUMBERS = [...TEST_CARDS, ...ADYEN_TEST_CARDS, ...STRIPE_TEST_CARDS, ...CHECKOUT_TEST_CARDS]
+  .map((card) => card.number)
+  .concat(NAB_TEST_CARD);
 
 /**
  * A gateway on a random port, on a database of its own (PostgreSQL when the run has a server,
