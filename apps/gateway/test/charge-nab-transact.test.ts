@@ -1,6 +1,6 @@
 import { startFakeNab, type FakeNab } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createAccount, staffOf, startTestGateway, type TestAccount, type TestGateway } from './harness';
+import { card, CHEAP_DOMESTIC, createAccount, staffOf, startTestGateway, VISA, type TestAccount, type TestGateway } from './harness';
 
 /**
  * A nab_transact provider over REST, against the fake NAB Transact (held to a schema of NAB's
@@ -304,6 +304,9 @@ describe('a nab_transact provider', () => {
     });
     expect(looks.length).toBeGreaterThanOrEqual(3);
     expect(looks.filter((j) => j.attempts > 1 || j.lastError !== null)).toEqual([]);
+    // One chain of looks, each numbered: a look run again would be refused by its number's key.
+    const numbered = looks.flatMap((j) => j.dedupeKey?.match(/:held:(\d+)$/)?.[1] ?? []).map(Number);
+    expect(numbered.sort()).toEqual([1, 2, 3]);
 
     const staff = await staffOfA();
     const [payment] = held(chargeId);
@@ -338,5 +341,30 @@ describe('a nab_transact provider', () => {
     expect((await staff.mutate('dashboard.settleUnknownOutcome', { ...settle, made: false })).status).toBe(409);
     expect(held(chargeId)).toEqual([expect.objectContaining({ captured: 2000 })]);
     expect((await a.api.delete(`/refund/${chargeId}`)).body).toMatchObject({ status: 'REFUND', refundedAmount: 20 });
+  });
+
+  it('resumes a charge that had moved on from NAB to its fallback without sending NAB’s attempt again', async () => {
+    const b = await createAccount(t, [SLOW_NAB, CHEAP_DOMESTIC]);
+    const [nabId, dummyId] = b.providerIds;
+    const fallback = await b.api.post('/payment_method/card', { providerId: dummyId, paymentInformation: card(VISA) });
+    const first = await b.api.post('/payment_method/card', {
+      providerId: nabId,
+      paymentInformation: CARD,
+      fallbackPaymentMethodId: fallback.body.paymentMethodId,
+    });
+    // NAB refuses with 91 (it may pass later): the charge moves on to the fallback.
+    const input = { paymentMethodId: String(first.body.paymentMethodId), amount: '10.91', currency: 'AUD', recurring: true };
+    const made = await b.api.post('/charge/payment_method', input);
+    expect(made.body).toMatchObject({ status: 'SUCCESS', providerId: dummyId, failedAttempts: [{ gatewayCode: '91' }] });
+    const chargeId = String(made.body.chargeId);
+    const toNab = () => fake.requests.filter((r) => r.body.includes(`${chargeId}:1`));
+    expect(toNab()).toHaveLength(1);
+    // As a run that died before writing the fallback's answer left it: its batch or billing resumes it.
+    const db = t.gateway.database.prisma;
+    await db.charge.update({ where: { id: chargeId }, data: { status: 'PROCESSING' } });
+    const account = await db.account.findUniqueOrThrow({ where: { id: b.accountId } });
+    await t.gateway.services.charges.resumePaymentMethodCharge(account, input, chargeId);
+    expect(await db.charge.findUniqueOrThrow({ where: { id: chargeId } })).toMatchObject({ status: 'SUCCESS', providerId: dummyId });
+    expect(toNab()).toHaveLength(1);
   });
 });

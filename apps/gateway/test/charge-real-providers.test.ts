@@ -414,6 +414,14 @@ describe('least-cost routing and fail-over across provider types', () => {
         const chargeId = String((failedOver.body.details as Record<string, string>).chargeId);
         expect((await a.api.get(`/charge/${chargeId}`)).body, type).toMatchObject({ status: 'PENDING', providerId: realId });
         expect(real.payments(chargeId), type).toHaveLength(1);
+        // A definite refusal it says may pass later (91: the issuer unavailable) moves on: nothing to undo.
+        const movedOn = await leastCost(30.91);
+        expect(movedOn.body, type).toMatchObject({
+          providerId: dummyId,
+          status: 'SUCCESS',
+          failedAttempts: [{ providerId: realId, gatewayCode: '91', isRetryable: true }],
+        });
+        expect(real.allPayments(String(movedOn.body.chargeId)), type).toEqual([]);
         continue;
       }
       expect(failedOver.body, type).toMatchObject({

@@ -9,7 +9,7 @@ import type { ProviderWithFees } from '../providers/selection';
 import { PROVIDER_OUTCOME_TX, type ChargeEvents } from './events';
 import { REVERSE_QUEUE } from './queues';
 import { failedAttemptRow, failedCharge } from './records';
-import { keeper, reverseAttempt } from './reversal';
+import { claimAttempt, keeper, reverseAttempt } from './reversal';
 import { awaitingPayer, chargeFailure, type ThreeDs, type ThreeDsPlan } from './three-d-secure';
 import { updateCharge, updateCharges } from './statements';
 import { heldError, resendable, type UnknownOutcomes } from './unknown-outcomes';
@@ -151,9 +151,29 @@ export function createAttemptRunner(
     let { charge } = plan;
     const started = clock.now().getTime();
     const failedAttempts: ChargeAttempt[] = [];
+    // A resumed charge (a batch row, a subscription payment) had got this far before its run died.
+    const reached = plan.charge.attemptCount;
     for (const [index, route] of routes.entries()) {
       const attempt = index + 1;
       const { provider, estimatedCost } = route;
+      const idempotencyKey = `${charge.id}:${attempt}`;
+      const parameters = {
+        idempotencyKey,
+        amount: charge.amount,
+        currency: currency.code,
+        capture,
+        recurring: plan.recurring,
+        reference: charge.reference ?? undefined,
+        descriptor: charge.descriptor ?? undefined,
+      };
+      // A call that cannot be sent twice is claimed before it leaves, once (reversal.ts claimAttempt):
+      // what a held call was, and that it may have left. One claimed already is never sent again: an
+      // earlier attempt of a resumed charge is passed (it ended before the next began); the current
+      // one is another run's, or left before a crash (stored.ts resumes that one otherwise).
+      if (!resendable(provider) && !(await claimAttempt(db, parameters))) {
+        if (attempt < reached) continue;
+        throw new ApiError('InvalidChargeStatus', { http: 409, retryable: true, message: 'This charge is being made by another request' });
+      }
       if (attempt > 1) {
         charge = await db.charge.update({
           where: { id: charge.id },
@@ -166,20 +186,7 @@ export function createAttemptRunner(
           },
         });
       }
-      const idempotencyKey = `${charge.id}:${attempt}`;
-      const parameters = {
-        idempotencyKey,
-        amount: charge.amount,
-        currency: currency.code,
-        capture,
-        recurring: plan.recurring,
-        reference: charge.reference ?? undefined,
-        descriptor: charge.descriptor ?? undefined,
-      };
       const keep = keeper(db, parameters);
-      // A call that cannot be sent twice is kept before it leaves: what a held call was (a sale or an
-      // authorisation), and that it may have left at all (unknown-outcomes.ts).
-      if (!resendable(provider)) await keep({});
       const result = await connectorFor(provider, config).authorise({
         ...parameters,
         source: route.source,

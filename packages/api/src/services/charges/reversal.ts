@@ -41,6 +41,21 @@ export function keeper(db: Db, params: AttemptParameters): NonNullable<Authorise
   };
 }
 
+/**
+ * Keeps an attempt's parameters before its call leaves, for a call that cannot be sent twice (a
+ * provider without idempotency keys), once: false when they were kept already, by this run or
+ * another (the call may have left, and is never sent again), or the charge is no longer PROCESSING.
+ */
+export async function claimAttempt(db: Db, params: AttemptParameters): Promise<boolean> {
+  const { idempotencyKey, amount, ...rest } = params;
+  const kept: KeptAttempt = { ...rest, amount: amount.toString(), providerData: {} };
+  const claimed = await db.$executeRaw`
+    UPDATE "Charge" SET "attemptData" = COALESCE("attemptData", '{}'::jsonb) || jsonb_build_object(${idempotencyKey}::text, ${JSON.stringify(kept)}::jsonb)
+    WHERE "id" = ${chargeIdOf(idempotencyKey)} AND "status" = 'PROCESSING'
+      AND NOT jsonb_exists(COALESCE("attemptData", '{}'::jsonb), ${idempotencyKey}::text)`;
+  return claimed === 1;
+}
+
 /** What was kept of an attempt of the charge, if anything. */
 export const keptAttempt = (charge: Pick<Charge, 'attemptData'>, idempotencyKey: string): KeptAttempt | undefined =>
   (charge.attemptData as Record<string, KeptAttempt> | null)?.[idempotencyKey];

@@ -114,12 +114,27 @@ export function createUnknownOutcomeSettling(
 ) {
   /** The open held calls (or the settled ones), newest first: the account's last 100, or all of one charge. */
   async function list(account: Account, open: boolean, chargeId?: string) {
-    const held = await db.unknownOutcome.findMany({
+    const rows = await db.unknownOutcome.findMany({
       where: { accountId: account.id, resolvedAt: open ? null : { not: null }, ...(chargeId && { chargeId }) },
       orderBy: { dateAdded: 'desc' },
       take: 100,
-      include: { charge: { select: { currency: true, reference: true, cardMasked: true, attemptData: true, provider: true } } },
+      include: {
+        charge: {
+          select: {
+            currency: true,
+            reference: true,
+            cardMasked: true,
+            attemptData: true,
+            provider: true,
+            status: true,
+            pendingOperation: true,
+            refunds: { where: { status: 'PENDING' }, select: { id: true } },
+          },
+        },
+      },
     });
+    // An open one whose charge moved on meanwhile (a live run's late answer decided it) waits for nobody.
+    const held = open ? rows.filter(({ charge, ...row }) => stillHeld(row, charge)) : rows;
     // Who settled each (resolvedBy is "staff:<user id>"), as people read it.
     const settlers = await db.staffUser.findMany({
       where: { accountId: account.id, id: { in: held.flatMap((row) => row.resolvedBy?.match(/^staff:(.+)$/)?.[1] ?? []) } },
@@ -161,11 +176,13 @@ export function createUnknownOutcomeSettling(
     const { charge, ...row } = held;
     const { chargeId } = row;
     const resolution = settlement.made ? 'made' : 'not_made';
-    const reference = settlement.made ? madeAs(row, charge, settlement) : null;
     const conflict = (why: string) => new ApiError('InvalidChargeStatus', { http: 409, message: why, details: { chargeId } });
+    const otherwise = () => conflict(`Staff already settled this ${shownOperation(row, charge)} otherwise`);
+    if (row.resolvedAt && row.resolution !== resolution) throw otherwise();
+    const reference = settlement.made ? madeAs(row, charge, settlement) : null;
     if (row.resolvedAt) {
-      if (row.resolution === resolution && row.resolvedReference === reference) return { chargeId };
-      throw conflict(`Staff already settled this ${shownOperation(row, charge)} otherwise`);
+      if (row.resolvedReference === reference) return { chargeId };
+      throw otherwise();
     }
     await db.$transaction(async (tx) => {
       const { count } = await tx.unknownOutcome.updateMany({
@@ -213,3 +230,13 @@ const saleOf = (charge: Pick<Charge, 'attemptData'>, idempotencyKey: string) => 
 /** A held call's operation as staff read it: a payment that was an authorisation only is named so. */
 const shownOperation = (row: UnknownOutcome, charge: Pick<Charge, 'attemptData'>): HeldOperation =>
   row.operation === 'payment' && !saleOf(charge, row.id) ? 'authorisation' : (row.operation as UnknownOperation);
+
+/** Whether a held call's charge still waits for it (a payment PROCESSING, a capture or void leased, a refund PENDING). */
+function stillHeld(
+  row: Pick<UnknownOutcome, 'operation' | 'refundId'>,
+  charge: Pick<Charge, 'status' | 'pendingOperation'> & { refunds: Array<{ id: string }> },
+): boolean {
+  if (row.operation === 'payment') return charge.status === 'PROCESSING';
+  if (row.operation === 'refund') return charge.refunds.some((refund) => refund.id === row.refundId);
+  return charge.pendingOperation === row.operation;
+}

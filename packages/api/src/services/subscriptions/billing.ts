@@ -36,6 +36,8 @@ interface BillingJob {
   subscriptionId: string;
   dueAt: string;
   tries: number;
+  /** How many times this try's payment, held for staff, was looked at (docs/outcome-unknown.md). */
+  looks?: number;
 }
 
 export const scheduleOf = (s: Subscription): BillingSchedule => ({
@@ -180,10 +182,16 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
     // Held for staff, its outcome unknown at a provider that cannot take a call twice: neither paid
     // nor failed until they settle it (docs/outcome-unknown.md). Looked at again hourly, for as long
     // as it takes, by a job of its own (this one is done), never billed again meanwhile.
+    // The next look commits with this one's end, under a key of its own number: a run of this job
+    // again (its worker killed after this) makes no second chain of looks.
     if (charge?.status === 'PROCESSING' && (await db.unknownOutcome.count({ where: { chargeId, resolvedAt: null } })) > 0) {
       const runAt = new Date(clock.now().getTime() + HELD_RECHECK_MS);
-      const dedupeKey = `subscription:${s.id}:${job.dueAt}:${job.tries}:held:${runAt.toISOString()}`;
-      await jobs.enqueue(BILLING_QUEUE, { ...job }, { runAt, dedupeKey, maxAttempts: BILLING_ATTEMPTS, group: s.accountId });
+      const look: BillingJob = { ...job, looks: (job.looks ?? 0) + 1 };
+      const dedupeKey = `subscription:${s.id}:${job.dueAt}:${job.tries}:held:${look.looks}`;
+      await db.$transaction(async (tx) => {
+        await ctx.complete(tx);
+        await jobs.enqueue(BILLING_QUEUE, { ...look }, { runAt, dedupeKey, maxAttempts: BILLING_ATTEMPTS, group: s.accountId, tx });
+      });
       return;
     }
     // Still PROCESSING: a debit waiting for its settling job, or a resumption the provider did not answer.
