@@ -367,4 +367,22 @@ describe('a nab_transact provider', () => {
     expect(await db.charge.findUniqueOrThrow({ where: { id: chargeId } })).toMatchObject({ status: 'SUCCESS', providerId: dummyId });
     expect(toNab()).toHaveLength(1);
   });
+
+  it('records a resumed payment NAB approved from the approval kept, without sending it again or reversing it', async () => {
+    const saved = await a.api.post('/payment_method/card', { providerId: slow, paymentInformation: CARD });
+    const input = { paymentMethodId: String(saved.body.paymentMethodId), amount: '8.00', currency: 'AUD', recurring: true };
+    const made = await a.api.post('/charge/payment_method', input);
+    expect(made.body).toMatchObject({ status: 'SUCCESS' });
+    const chargeId = String(made.body.chargeId);
+    const db = t.gateway.database.prisma;
+    const { providerChargeId } = await db.charge.findUniqueOrThrow({ where: { id: chargeId } });
+    // As a run that died after NAB's answer (kept by the connector) but before writing it left it.
+    await db.charge.update({ where: { id: chargeId }, data: { status: 'PROCESSING', providerChargeId: null, successDate: null } });
+    const sent = fake.requests.length;
+    const account = await db.account.findUniqueOrThrow({ where: { id: a.accountId } });
+    await t.gateway.services.charges.resumePaymentMethodCharge(account, input, chargeId);
+    expect(await db.charge.findUniqueOrThrow({ where: { id: chargeId } })).toMatchObject({ status: 'SUCCESS', providerChargeId });
+    expect(fake.requests.length).toBe(sent);
+    expect(held(chargeId)).toEqual([expect.objectContaining({ captured: 800, reversed: false })]);
+  });
 });
