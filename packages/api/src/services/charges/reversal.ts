@@ -1,4 +1,4 @@
-import type { Charge, Db, Provider } from '@gateway/db';
+import { Prisma, type Charge, type Db, type Provider } from '@gateway/db';
 import type { AttemptParameters, AuthoriseRequest, ProviderResult, ReverseRequest } from '@gateway/providers';
 import type { ServiceConfig } from '../deps';
 import { connectorFor, REVERSAL_TIMEOUT_MS } from '../providers/connectors';
@@ -26,6 +26,22 @@ interface KeptAttempt {
 const chargeIdOf = (idempotencyKey: string) => idempotencyKey.slice(0, idempotencyKey.lastIndexOf(':'));
 
 /**
+ * Writes what is kept of an attempt under its key; with `firstOnly`, only when nothing is kept of
+ * it yet and the charge is PROCESSING. True when written.
+ */
+async function writeKept(db: Db, params: AttemptParameters, providerData: Record<string, string>, firstOnly = false): Promise<boolean> {
+  const { idempotencyKey, amount, ...rest } = params;
+  const kept: KeptAttempt = { ...rest, amount: amount.toString(), providerData };
+  const first = firstOnly
+    ? Prisma.sql`AND "status" = 'PROCESSING' AND NOT jsonb_exists(COALESCE("attemptData", '{}'::jsonb), ${idempotencyKey}::text)`
+    : Prisma.empty;
+  const written = await db.$executeRaw`
+    UPDATE "Charge" SET "attemptData" = COALESCE("attemptData", '{}'::jsonb) || jsonb_build_object(${idempotencyKey}::text, ${JSON.stringify(kept)}::jsonb)
+    WHERE "id" = ${chargeIdOf(idempotencyKey)} ${first}`;
+  return written === 1;
+}
+
+/**
  * The `keep` of an authorise call: each call stores the parameters with everything kept so far
  * (a connector may keep more than once: Adyen's pspReference before its capture).
  */
@@ -33,11 +49,7 @@ export function keeper(db: Db, params: AttemptParameters): NonNullable<Authorise
   let providerData: Record<string, string> = {};
   return async (more) => {
     providerData = { ...providerData, ...more };
-    const { idempotencyKey, amount, ...rest } = params;
-    const kept: KeptAttempt = { ...rest, amount: amount.toString(), providerData };
-    await db.$executeRaw`
-      UPDATE "Charge" SET "attemptData" = COALESCE("attemptData", '{}'::jsonb) || jsonb_build_object(${idempotencyKey}::text, ${JSON.stringify(kept)}::jsonb)
-      WHERE "id" = ${chargeIdOf(idempotencyKey)}`;
+    await writeKept(db, params, providerData);
   };
 }
 
@@ -46,15 +58,7 @@ export function keeper(db: Db, params: AttemptParameters): NonNullable<Authorise
  * provider without idempotency keys), once: false when they were kept already, by this run or
  * another (the call may have left, and is never sent again), or the charge is no longer PROCESSING.
  */
-export async function claimAttempt(db: Db, params: AttemptParameters): Promise<boolean> {
-  const { idempotencyKey, amount, ...rest } = params;
-  const kept: KeptAttempt = { ...rest, amount: amount.toString(), providerData: {} };
-  const claimed = await db.$executeRaw`
-    UPDATE "Charge" SET "attemptData" = COALESCE("attemptData", '{}'::jsonb) || jsonb_build_object(${idempotencyKey}::text, ${JSON.stringify(kept)}::jsonb)
-    WHERE "id" = ${chargeIdOf(idempotencyKey)} AND "status" = 'PROCESSING'
-      AND NOT jsonb_exists(COALESCE("attemptData", '{}'::jsonb), ${idempotencyKey}::text)`;
-  return claimed === 1;
-}
+export const claimAttempt = (db: Db, params: AttemptParameters): Promise<boolean> => writeKept(db, params, {}, true);
 
 /** What was kept of an attempt of the charge, if anything. */
 export const keptAttempt = (charge: Pick<Charge, 'attemptData'>, idempotencyKey: string): KeptAttempt | undefined =>
