@@ -222,23 +222,21 @@ export function createChargeLifecycle(
    * waiting past CONFIRM_AFTER_MS): the call sent again with its key, or held for staff at a provider
    * that cannot take a call twice, since nobody knows whether the request's call left.
    */
-  async function confirm(call: Call, send: () => Promise<void>): Promise<void> {
-    if (resendable(providerOf(call.charge).provider)) return send();
-    await unknownOutcomes.hold(held(call));
-  }
-
   async function confirmOperation(chargeId: string, operation: Operation, amount?: bigint): Promise<void> {
     const charge = await db.charge.findUniqueOrThrow({ where: { id: chargeId }, include: chargeInclude });
     if (charge.pendingOperation !== operation) return;
-    const call = { charge, operation, idempotencyKey: await operationKey(charge, operation), amount: amount ?? charge.amount };
-    await confirm(call, () => completeOperation(chargeId, operation, amount));
+    if (resendable(providerOf(charge).provider)) return completeOperation(chargeId, operation, amount);
+    const idempotencyKey = await operationKey(charge, operation);
+    await unknownOutcomes.hold(held({ charge, operation, idempotencyKey, amount: amount ?? charge.amount }));
   }
 
   async function confirmRefund(refundId: string): Promise<void> {
     const refund = await db.refund.findUniqueOrThrow({ where: { id: refundId }, include: { charge: { include: chargeInclude } } });
     if (refund.status !== 'PENDING') return;
-    const call = { charge: refund.charge, operation: 'refund' as const, idempotencyKey: refundId, refundId, amount: refund.amount };
-    await confirm(call, () => completeRefund(refundId));
+    if (resendable(providerOf(refund.charge).provider)) return completeRefund(refundId);
+    await unknownOutcomes.hold(
+      held({ charge: refund.charge, operation: 'refund', idempotencyKey: refundId, refundId, amount: refund.amount }),
+    );
   }
 
   async function capture(account: Account, chargeId: string, requested?: string | number, heldKey?: HeldKey) {
