@@ -1,5 +1,6 @@
 import { startFakeNab, type FakeNab } from '@gateway/provider-fakes';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { heldPayment, NAB_CREDENTIALS, NAB_SDK_PROVIDER } from './real-providers';
 import { card, CHEAP_DOMESTIC, createAccount, staffOf, startTestGateway, VISA, type TestAccount, type TestGateway } from './harness';
 
 /**
@@ -16,14 +17,7 @@ let providerId: string;
 let offsetMs = 0;
 const clock = { now: () => new Date(Date.now() + offsetMs) };
 
-const SDK_PROVIDER = {
-  type: 'nab_transact',
-  name: 'NAB',
-  environment: 'SANDBOX',
-  currency: 'AUD',
-  country: 'AUS',
-  authenticationParameters: { MerchantId: 'XYZ0010', Password: 'abcd1234' },
-};
+const SDK_PROVIDER = NAB_SDK_PROVIDER;
 /** A provider that gives up on NAB after half a second, for the lost answers. */
 const SLOW_NAB = {
   type: 'nab_transact',
@@ -38,7 +32,7 @@ let slow: string;
 const CARD = { cardNumber: '4444333322221111', expiryDate: '12/30', ccv: '123', cardholder: 'Test Payer' };
 
 beforeAll(async () => {
-  fake = await startFakeNab({ merchantId: 'XYZ0010', password: 'abcd1234' });
+  fake = await startFakeNab({ merchantId: NAB_CREDENTIALS.MerchantId, password: NAB_CREDENTIALS.Password });
   t = await startTestGateway({ providerEndpoints: { nab_transact: fake.url }, clock });
   a = await createAccount(t, [SLOW_NAB]);
   slow = a.providerIds[0] ?? '';
@@ -153,15 +147,7 @@ describe('a nab_transact provider', () => {
     const row = await t.gateway.database.prisma.charge.findUniqueOrThrow({ where: { id: chargeId }, include: { unknownOutcomes: true } });
     expect(row.status).toBe('PROCESSING');
     // Staff look it up at NAB by the purchase order number the payment carried.
-    expect(row.unknownOutcomes).toEqual([
-      expect.objectContaining({
-        id: `${chargeId}:1`,
-        operation: 'payment',
-        providerReference: `${chargeId}:1`,
-        amount: 1000n,
-        resolvedAt: null,
-      }),
-    ]);
+    expect(row.unknownOutcomes).toEqual([heldPayment(chargeId, 1000n)]);
     expect(t.logs.join('')).toContain('outcome unknown at the provider');
     // The repeat of the key is answered the same, and sends nothing.
     const sent = fake.requests.length;
@@ -174,7 +160,7 @@ describe('a nab_transact provider', () => {
     expect(held(chargeId)).toEqual([expect.objectContaining({ reversed: false, captured: 1000 })]);
   });
 
-  it('holds a refund whose answer NAB never gave, with its reservation, and its confirming job does not send it again', async () => {
+  it('holds a refund whose answer NAB never gave, with its reservation, and nothing in the background sends it again', async () => {
     const sale = await charge({ amount: 30, providerId: slow });
     const chargeId = String(sale.body.chargeId);
     fake.hangNext('4', { processed: true });

@@ -1,4 +1,5 @@
 import type { NewProvider } from '@gateway/api';
+import { expect } from 'vitest';
 import {
   ADYEN_TEST_CARDS,
   ADYEN_TEST_EXPIRY,
@@ -59,7 +60,22 @@ const ADYEN_CREDENTIALS = {
 };
 
 /** NAB's public test merchant, as the SDKs' tests use it. */
-const NAB_CREDENTIALS = { MerchantId: 'XYZ0010', Password: 'abcd1234' };
+/** NAB's public test account, as the public SDKs' tests use it. */
+export const NAB_CREDENTIALS = { MerchantId: 'XYZ0010', Password: 'abcd1234' };
+
+/** A nab_transact provider as the public SDKs' tests create it over REST. */
+export const NAB_SDK_PROVIDER = {
+  type: 'nab_transact',
+  name: 'NAB',
+  environment: 'SANDBOX',
+  currency: 'AUD',
+  country: 'AUS',
+  authenticationParameters: NAB_CREDENTIALS,
+};
+
+/** The open held call of a charge's first payment, whose answer NAB never gave (its UnknownOutcome row). */
+export const heldPayment = (chargeId: string, amount: bigint) =>
+  expect.objectContaining({ id: `${chargeId}:1`, operation: 'payment', providerReference: `${chargeId}:1`, amount, resolvedAt: null });
 
 export const CHECKOUT_CREDENTIALS = {
   SecretKey: 'sk_sbox_fakegatewayrealproviders01',

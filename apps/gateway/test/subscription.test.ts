@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { dueDate, type BillingInterval } from '@gateway/core';
 import { startFakeNab, type FakeNab } from '@gateway/provider-fakes';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { NAB_CREDENTIALS, NAB_SDK_PROVIDER } from './real-providers';
 import {
   card,
   createAccount,
@@ -31,7 +32,7 @@ const clock = { now: () => new Date(now) };
 const DECLINED = '4000000000009995';
 
 beforeAll(async () => {
-  nab = await startFakeNab({ merchantId: 'XYZ0010', password: 'abcd1234' });
+  nab = await startFakeNab({ merchantId: NAB_CREDENTIALS.MerchantId, password: NAB_CREDENTIALS.Password });
   t = await startTestGateway({ clock, providerEndpoints: { nab_transact: nab.url } });
   a = await createAccount(t, [STEADY]);
   api = subscriptionsOf(a);
@@ -556,14 +557,7 @@ describe('PUT /subscription/{id}: the payee of the next payment', () => {
   beforeAll(async () => {
     b = await createAccount(t, [STEADY]);
     bApi = subscriptionsOf(b);
-    const created = await b.api.post('/provider', {
-      type: 'nab_transact',
-      name: 'NAB',
-      environment: 'SANDBOX',
-      currency: 'AUD',
-      country: 'AUS',
-      authenticationParameters: { MerchantId: 'XYZ0010', Password: 'abcd1234' },
-    });
+    const created = await b.api.post('/provider', NAB_SDK_PROVIDER);
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     nabProviderId = String(created.body.providerId);
   });
