@@ -1,5 +1,5 @@
 import { ApiError, notFound, toWireAmount } from '@gateway/core';
-import type { Account, Charge, Prisma, Provider, UnknownOutcome } from '@gateway/db';
+import type { Account, Charge, Provider, UnknownOutcome } from '@gateway/db';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
 import { typeOfProvider } from '../providers/currencies';
@@ -26,15 +26,12 @@ type HeldOperation = UnknownOperation | 'authorisation';
 /** Whether a call to this provider may be sent again with its key after a lost answer (every type but NAB Transact's). */
 export const resendable = (provider: Pick<Provider, 'type'>): boolean => typeOfProvider(provider).noIdempotency === undefined;
 
-/** The gatewayCode of a held call's answer (a batch row's too). */
-export const HELD_CODE = 'OUTCOME_UNKNOWN';
-
 /** What a request (or a repeat of its Idempotency-Key) is answered when its call is held. */
 export function heldError(operation: UnknownOperation, details: Record<string, string>): ApiError {
   return new ApiError('GatewayTimeout', {
     message: `The provider did not answer the ${operation} and cannot be asked what became of it: the gateway holds it for staff to settle with the provider. Do not repeat the ${operation}.`,
     retryable: false,
-    gatewayCode: HELD_CODE,
+    gatewayCode: 'OUTCOME_UNKNOWN',
     gatewayMessage: 'Outcome unknown at the provider: held for staff',
     details,
   });
@@ -55,11 +52,11 @@ export interface HeldCall {
 export function createUnknownOutcomes({ db, logger }: Pick<Dependencies, 'db' | 'logger'>) {
   return {
     /** Holds a call for staff (once: holding it again changes nothing). */
-    async hold(call: HeldCall, tx: Prisma.TransactionClient = db): Promise<void> {
+    async hold(call: HeldCall): Promise<void> {
       const { charge, provider, operation, idempotencyKey, amount, refundId, providerChargeId } = call;
       const lookup = typeOfProvider(provider).noIdempotency?.lookupReference;
       const providerReference = lookup ? lookup({ idempotencyKey, providerChargeId }) : idempotencyKey;
-      const { count } = await tx.unknownOutcome.createMany({
+      const { count } = await db.unknownOutcome.createMany({
         data: [
           {
             id: idempotencyKey,
