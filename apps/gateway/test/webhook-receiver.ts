@@ -60,8 +60,13 @@ export async function startReceiver() {
   return {
     port,
     url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    /** The requests to `path`, oldest first. */
-    at: (path: string) => received.filter((r) => r.path === path),
+    /**
+     * The requests to `path` in the order their events happened (`meta.timestamp`), as
+     * docs/webhooks.md tells receivers to order them: deliveries are independent, so arrival order
+     * is not the events' order. Attempts of one event stay in the order they arrived.
+     */
+    at: (path: string) =>
+      received.filter((r) => r.path === path).sort((x, y) => Date.parse(x.meta.timestamp) - Date.parse(y.meta.timestamp)),
     all: () => [...received],
     /** The next answers to `path`, in order; then 200 again. */
     plan(path: string, ...answers: Answer[]) {
