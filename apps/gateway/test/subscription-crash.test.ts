@@ -83,16 +83,18 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
     await a.api.delete(`/subscription/${id}`);
   });
 
-  it('when the run died during the provider call: the next run sends the same keys and takes the acquirer’s answer', async () => {
-    const { id, method } = await api.subscribe({ startDate: hours(1).toISOString() });
+  /**
+   * What a run of the subscription `id`'s first payment that died during the provider call leaves:
+   * its charge PROCESSING on `method`, and a payment at the acquirer it never heard of.
+   */
+  async function diedAtAcquirer(id: string, method: Record<string, unknown>) {
     const { chargeId } = await pendingJob(id);
-    // What the dead run left: its charge PROCESSING, and a payment at the acquirer it never heard of.
     await db().charge.create({
       data: {
         id: chargeId,
         accountId: a.accountId,
-        providerId: a.providerIds[0]!,
-        paymentMethodId: String(method?.paymentMethodId),
+        providerId: String(method.providerId),
+        paymentMethodId: String(method.paymentMethodId),
         subscriptionId: id,
         attemptCount: 1,
         status: 'PROCESSING',
@@ -110,10 +112,16 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
         currency: 'AUD',
         capture: true,
         recurring: true,
-        source: { type: 'stored_card', providerToken: method?.providerPaymentMethodId },
+        source: { type: 'stored_card', providerToken: method.providerPaymentMethodId },
       }),
     });
     expect(authorised.status).toBe(200);
+    return chargeId;
+  }
+
+  it('when the run died during the provider call: the next run sends the same keys and takes the acquirer’s answer', async () => {
+    const { id, method } = await api.subscribe({ startDate: hours(1).toISOString() });
+    const chargeId = await diedAtAcquirer(id, method!);
     // The merchant changes the currency meanwhile: the payment under way keeps the money it began with.
     const changed = await a.api.put(`/subscription/${id}`, { amount: 20, currency: 'USD' });
     expect(changed.body).toMatchObject({ amount: 20, currency: 'USD' });
@@ -123,6 +131,24 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
     await t.gateway.worker.runDue();
     expect(await api.chargesOf(id)).toMatchObject([{ chargeId, status: 'SUCCESS', amount: 10, currency: 'AUD', subscriptionId: id }]);
     expect(live(chargeId).map((x) => [x.idempotencyKey, x.amount, x.currency])).toEqual([[`${chargeId}:1`, 1000n, 'AUD']]);
+    expect((await progressOf(id)).paymentCount).toBe(1);
+    await a.api.delete(`/subscription/${id}`);
+  });
+
+  it('when the run died during the provider call and the merchant moved the subscription to another card on another acquirer: the payment under way finishes on its own card', async () => {
+    const { id, method } = await api.subscribe({ startDate: hours(1).toISOString() });
+    const chargeId = await diedAtAcquirer(id, method!);
+    const elsewhere = await api.savedCard(undefined, a.providerIds[1]);
+    const changed = await a.api.put(`/subscription/${id}`, { paymentMethodId: elsewhere.paymentMethodId });
+    expect(changed.status).toBe(200);
+
+    now = hours(3);
+    await t.gateway.worker.runDue();
+    expect(await api.chargesOf(id)).toMatchObject([
+      { chargeId, status: 'SUCCESS', providerId: method!.providerId, paymentInformation: { paymentMethodId: method!.paymentMethodId } },
+    ]);
+    // One payment at the acquirer, on the card it was begun with: none on the new card's acquirer.
+    expect(live(chargeId).map((x) => [x.idempotencyKey, x.amount])).toEqual([[`${chargeId}:1`, 1000n]]);
     expect((await progressOf(id)).paymentCount).toBe(1);
     await a.api.delete(`/subscription/${id}`);
   });

@@ -123,9 +123,12 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
     return { data: stopped('Suspended') };
   }
 
-  /** A payment of the subscription; its transaction events also go to the subscription's webhook. */
-  const paymentOf = (s: Subscription, { amount, currency }: Money) => ({
-    paymentMethodId: s.paymentMethodId,
+  /**
+   * A payment of the subscription, on its payment method unless given another; its transaction
+   * events also go to the subscription's webhook.
+   */
+  const paymentOf = (s: Subscription, { amount, currency }: Money, paymentMethodId = s.paymentMethodId) => ({
+    paymentMethodId,
     amount: formatAmount(amount, requireCurrency(currency)),
     currency,
     recurring: true,
@@ -174,9 +177,9 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
       const payment = nextPayment(s);
       charge = await charging(chargeId, () => charges.createPaymentMethodCharge(s.account, payment, { chargeId, subscriptionId: s.id }));
     } else if (charge.status === 'PROCESSING' && charge.paymentType === 'CARD') {
-      // That run died during the provider call: the same keys again (and the same money, whatever
-      // changed since), so the payer pays at most once.
-      const payment = paymentOf(s, charge);
+      // That run died during the provider call: the same keys again, with the same money and the
+      // same payment method (whatever changed since), so the payer pays at most once.
+      const payment = paymentOf(s, charge, charge.paymentMethodId ?? s.paymentMethodId);
       charge = await charging(chargeId, () => charges.resumePaymentMethodCharge(s.account, payment, chargeId));
     }
     // Held for staff, its outcome unknown at a provider that cannot take a call twice: neither paid
