@@ -308,6 +308,65 @@ describe('a nab_transact provider', () => {
     expect(held(chargeId)).toEqual([expect.objectContaining({ captured: 900, recurring: true })]);
   });
 
+  it('holds a batch row NAB never answered as a failure not to repeat; once staff settle it, the row and the batch follow', async () => {
+    const saved = await a.api.post('/payment_method/card', { providerId: slow, paymentInformation: CARD });
+    expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+    const db = t.gateway.database.prisma;
+    /** A batch of one row of `amount` on the saved card, whose payment NAB takes (or not) and never answers. */
+    async function heldBatch(amount: string, processed: boolean) {
+      fake.hangNext('trigger', { processed });
+      const created = await a.api.post('/batch/transaction/payment_method', {
+        count: 1,
+        description: 'held',
+        batch: `PaymentMethodId,Amount,Currency,Reference\n${String(saved.body.paymentMethodId)},${amount},AUD,held-${amount}`,
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const batchId = String(created.body.batchId);
+      for (let round = 0; round < 10 && (await t.gateway.worker.runDue()) > 0; round += 1);
+      expect((await a.api.get(`/batch/${batchId}/status`)).body).toMatchObject({ status: 'FAILED', success: 0, failure: 1 });
+      const row = await db.batchRow.findFirstOrThrow({ where: { batchId } });
+      expect(row).toMatchObject({ status: 'FAILED', gatewayErrorCode: 'OUTCOME_UNKNOWN', isRetryable: false });
+      return { batchId, chargeId: row.chargeId };
+    }
+    const resultOf = async (batchId: string) =>
+      String((await a.api.get(`/batch/${batchId}`)).body.results)
+        .split('\n')[1]
+        ?.split(',');
+    const staff = await staffOfA();
+
+    const made = await heldBatch('7.00', true);
+    const [payment] = held(made.chargeId);
+    const settled = await staff.mutate('dashboard.settleUnknownOutcome', {
+      id: `${made.chargeId}:1`,
+      made: true,
+      transactionId: payment?.txnID,
+    });
+    expect(settled.status, JSON.stringify(settled)).toBe(200);
+    expect(await db.batchRow.findFirstOrThrow({ where: { batchId: made.batchId } })).toMatchObject({
+      status: 'SUCCESS',
+      failureReason: null,
+      gatewayErrorCode: null,
+      isRetryable: null,
+    });
+    expect((await a.api.get(`/batch/${made.batchId}/status`)).body).toMatchObject({ status: 'SUCCESS', success: 1, failure: 0 });
+    expect(await resultOf(made.batchId)).toContain('SUCCESS');
+    // Settled again the same way: counted once.
+    expect(
+      (await staff.mutate('dashboard.settleUnknownOutcome', { id: `${made.chargeId}:1`, made: true, transactionId: payment?.txnID }))
+        .status,
+    ).toBe(200);
+    expect((await a.api.get(`/batch/${made.batchId}/status`)).body).toMatchObject({ status: 'SUCCESS', success: 1, failure: 0 });
+
+    const notMade = await heldBatch('6.00', false);
+    expect(held(notMade.chargeId)).toEqual([]);
+    expect((await staff.mutate('dashboard.settleUnknownOutcome', { id: `${notMade.chargeId}:1`, made: false })).status).toBe(200);
+    // Still a failure, now one the merchant may send again.
+    const row = await db.batchRow.findFirstOrThrow({ where: { batchId: notMade.batchId } });
+    expect(row).toMatchObject({ status: 'FAILED', isRetryable: true, failureReason: expect.stringContaining('never made the payment') });
+    expect(row.gatewayErrorCode).not.toBe('OUTCOME_UNKNOWN');
+    expect((await a.api.get(`/batch/${notMade.batchId}/status`)).body).toMatchObject({ status: 'FAILED', success: 0, failure: 1 });
+  });
+
   it('holds a completion NAB never answered with its lease, and settles it made once: the same again changes nothing', async () => {
     const authorised = await charge({ amount: 25, capture: false, providerId: slow });
     const chargeId = String(authorised.body.chargeId);

@@ -43,7 +43,10 @@ export function createServices(deps: Dependencies) {
   const vault = createVaultService(deps);
   const tokens = createTokenService(deps, vault);
   const paymentMethods = createPaymentMethodService(deps, { vault, tokens, webhooks });
-  const charges = createChargeService(deps, { vault, tokens, paymentMethods }, webhooks);
+  // A held payment staff settle reaches the batch row that made it: bound late, as batches need charges.
+  const charges = createChargeService(deps, { vault, tokens, paymentMethods }, webhooks, (tx, chargeId) =>
+    batches.recordSettledRow(tx, chargeId),
+  );
   const counters = createCounters(deps.db, deps.config.limits ?? DEFAULT_LIMITS);
   const staff = createStaffService(deps, counters);
   const batches = createBatchService(deps, { charges, webhooks });

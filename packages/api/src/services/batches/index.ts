@@ -62,6 +62,7 @@ export function createBatchService(deps: Dependencies, processingDeps: BatchProc
 
   return {
     jobHandlers: processing.jobHandlers,
+    recordSettledRow: processing.recordSettledRow,
 
     /**
      * Checks a batch request as `create` would, storing and charging nothing: every problem found,

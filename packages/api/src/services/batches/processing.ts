@@ -4,7 +4,7 @@ import type { JobHandler } from '@gateway/jobs';
 import { atOnce } from '../at-once';
 import type { ChargeService } from '../charges';
 import { PROVIDER_OUTCOME_TX } from '../charges/events';
-import { heldError } from '../charges/unknown-outcomes';
+import { heldError, OUTCOME_UNKNOWN } from '../charges/unknown-outcomes';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
 import { openWebhook, type WebhookService } from '../webhooks';
@@ -127,6 +127,30 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     if (charge.status === 'PROCESSING') return undefined;
     if (charge.status !== 'FAILED') return { status: 'SUCCESS' };
     return failed(charge.failureMessage ?? 'Failed', charge.gatewayCode, charge.gatewayMessage, charge.attempts[0]?.isRetryable ?? false);
+  }
+
+  /**
+   * A row recorded FAILED while its charge was held for staff (OUTCOME_UNKNOWN), in the transaction
+   * in which staff settle that charge: a payment the provider made makes the row a success (the
+   * batch's counters follow, and a batch that had ended FAILED for want of one ends SUCCESS); one it
+   * never made stays a failure that the merchant may now send again.
+   */
+  async function recordSettledRow(tx: Prisma.TransactionClient, chargeId: string): Promise<void> {
+    const charge = await tx.charge.findUniqueOrThrow({ where: { id: chargeId }, include: withLastAttempt });
+    const outcome = outcomeOf(charge);
+    if (!outcome) return;
+    const recorded =
+      outcome.status === 'SUCCESS'
+        ? { status: outcome.status, failureReason: null, gatewayErrorCode: null, gatewayErrorResponse: null, isRetryable: null }
+        : { ...outcome, isRetryable: true };
+    const { count } = await tx.batchRow.updateMany({
+      where: { chargeId, status: 'FAILED', gatewayErrorCode: OUTCOME_UNKNOWN },
+      data: recorded,
+    });
+    if (count === 0 || outcome.status !== 'SUCCESS') return;
+    const row = await tx.batchRow.findUniqueOrThrow({ where: { chargeId }, select: { batchId: true } });
+    const batch = await tx.batch.update({ where: { id: row.batchId }, data: { success: { increment: 1 }, failure: { decrement: 1 } } });
+    if (batch.status === 'FAILED') await changeStatus(tx, batch, 'FAILED', 'SUCCESS');
   }
 
   /** A charge with its last attempt, which says whether its failure is retryable (outcomeOf). */
@@ -351,5 +375,5 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     }
   };
 
-  return { start, jobHandlers: { [BATCH_QUEUE]: chargeChunk } };
+  return { start, recordSettledRow, jobHandlers: { [BATCH_QUEUE]: chargeChunk } };
 }

@@ -10,7 +10,7 @@ import { createAbandonedRecovery, createChargeRecovery } from './recovery';
 import { createChargeSearch } from './search';
 import { createStoredCharging, type StoredChargingDeps } from './stored';
 import { createThreeDs } from './three-d-secure';
-import { createUnknownOutcomes, createUnknownOutcomeSettling } from './unknown-outcomes';
+import { createUnknownOutcomes, createUnknownOutcomeSettling, type SettledPaymentListener } from './unknown-outcomes';
 
 export type { ChargeOrigin, TokenConsumer } from './stored';
 
@@ -18,6 +18,7 @@ export function createChargeService(
   deps: Dependencies,
   stored: Pick<StoredChargingDeps, 'vault' | 'tokens' | 'paymentMethods'>,
   webhooks: Pick<WebhookService, 'record' | 'listens'>,
+  paymentSettled: SettledPaymentListener,
 ) {
   const events = createChargeEvents(deps, webhooks);
   // Notifications complete charges waiting for 3-D Secure, which keep modifications with them: bound late.
@@ -30,7 +31,11 @@ export function createChargeService(
   const lifecycle = createChargeLifecycle(deps, events, notifications, unknownOutcomes);
   const abandoned = createAbandonedRecovery(deps, events, unknownOutcomes);
   const recovery = createChargeRecovery(deps, lifecycle, abandoned, unknownOutcomes);
-  const settling = createUnknownOutcomeSettling(deps, { payment: abandoned.settleHeldPayment, operation: lifecycle.settleHeld });
+  const settling = createUnknownOutcomeSettling(deps, {
+    payment: abandoned.settleHeldPayment,
+    operation: lifecycle.settleHeld,
+    paymentSettled,
+  });
   return {
     createCardCharge: createCardCharging(deps, attempts),
     ...createStoredCharging(deps, { ...stored, attempts, debits, abandoned }),

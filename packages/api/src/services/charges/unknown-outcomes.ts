@@ -1,5 +1,5 @@
 import { ApiError, notFound, toWireAmount } from '@gateway/core';
-import type { Account, Charge, Provider, UnknownOutcome } from '@gateway/db';
+import type { Account, Charge, Prisma, Provider, UnknownOutcome } from '@gateway/db';
 import type { Dependencies } from '../deps';
 import { requireCurrency } from '../money';
 import { typeOfProvider } from '../providers/currencies';
@@ -26,12 +26,15 @@ type HeldOperation = UnknownOperation | 'authorisation';
 /** Whether a call to this provider may be sent again with its key after a lost answer (every type but NAB Transact's). */
 export const resendable = (provider: Pick<Provider, 'type'>): boolean => typeOfProvider(provider).noIdempotency === undefined;
 
+/** The gateway code of a held call's answer (and of a batch row whose charge is held). */
+export const OUTCOME_UNKNOWN = 'OUTCOME_UNKNOWN';
+
 /** What a request (or a repeat of its Idempotency-Key) is answered when its call is held. */
 export function heldError(operation: UnknownOperation, details: Record<string, string>): ApiError {
   return new ApiError('GatewayTimeout', {
     message: `The provider did not answer the ${operation} and cannot be asked what became of it: the gateway holds it for staff to settle with the provider. Do not repeat the ${operation}.`,
     retryable: false,
-    gatewayCode: 'OUTCOME_UNKNOWN',
+    gatewayCode: OUTCOME_UNKNOWN,
     gatewayMessage: 'Outcome unknown at the provider: held for staff',
     details,
   });
@@ -97,6 +100,9 @@ export interface Settlement {
   authorisationId?: string;
 }
 
+/** Told, in the settling transaction, of a held payment staff settled (a batch row it made follows it). */
+export type SettledPaymentListener = (tx: Prisma.TransactionClient, chargeId: string) => Promise<void>;
+
 /**
  * Staff's list of held calls, and their settling (the dashboard's "Outcome unknown"): each as they
  * found it at the provider, once; a second settling the same way changes nothing, another way is
@@ -107,6 +113,7 @@ export function createUnknownOutcomeSettling(
   settle: {
     payment: AbandonedRecovery['settleHeldPayment'];
     operation: ChargeLifecycle['settleHeld'];
+    paymentSettled: SettledPaymentListener;
   },
 ) {
   /** The open held calls (or the settled ones), newest first: the account's last 100, or all of one charge. */
@@ -192,6 +199,7 @@ export function createUnknownOutcomeSettling(
           ? await settle.payment(tx, row, reference !== null && { providerChargeId: reference, sale: saleOf(charge, row.id) })
           : await settle.operation(tx, row, reference !== null && { providerReference: reference });
       if (!changed) throw conflict('The charge changed meanwhile: look at it again');
+      if (row.operation === 'payment') await settle.paymentSettled(tx, chargeId);
     }, PROVIDER_OUTCOME_TX);
     logger.warn({ chargeId, operation: row.operation, resolution, staff }, 'held call settled by staff');
     return { chargeId };
