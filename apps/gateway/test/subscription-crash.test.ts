@@ -1,7 +1,7 @@
 import { paymentChargeId } from '@gateway/core';
 import { startSimulator, type Simulator } from '@gateway/providers';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+import { card, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
 import { STEADY, subscriptionsOf } from './subscription-support';
 
 /**
@@ -85,18 +85,21 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
 
   /**
    * What a run of the subscription `id`'s first payment that died during the provider call leaves:
-   * its charge PROCESSING on `method`, and a payment at the acquirer it never heard of.
+   * its charge PROCESSING, asked of the first of `routes` (saved cards, each the previous one's
+   * fallback) and moved on to the last, whose payment the acquirer made and the run never heard of.
    */
-  async function diedAtAcquirer(id: string, method: Record<string, unknown>) {
+  async function diedAtAcquirer(id: string, routes: Array<Record<string, unknown>>) {
     const { chargeId } = await pendingJob(id);
+    const last = routes.at(-1)!;
     await db().charge.create({
       data: {
         id: chargeId,
         accountId: a.accountId,
-        providerId: String(method.providerId),
-        paymentMethodId: String(method.paymentMethodId),
+        providerId: String(last.providerId),
+        paymentMethodId: String(last.paymentMethodId),
+        requestedPaymentMethodId: String(routes[0]!.paymentMethodId),
         subscriptionId: id,
-        attemptCount: 1,
+        attemptCount: routes.length,
         status: 'PROCESSING',
         currency: 'AUD',
         amount: 1000n,
@@ -104,24 +107,26 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
         recurring: true,
       },
     });
-    const authorised = await fetch(`${simulator.url}/v1/authorisations`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': `${chargeId}:1` },
-      body: JSON.stringify({
-        amount: '1000',
-        currency: 'AUD',
-        capture: true,
-        recurring: true,
-        source: { type: 'stored_card', providerToken: method.providerPaymentMethodId },
-      }),
-    });
-    expect(authorised.status).toBe(200);
+    for (const [n, route] of routes.entries()) {
+      const answer = await fetch(`${simulator.url}/v1/authorisations`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': `${chargeId}:${n + 1}` },
+        body: JSON.stringify({
+          amount: '1000',
+          currency: 'AUD',
+          capture: true,
+          recurring: true,
+          source: { type: 'stored_card', providerToken: route.providerPaymentMethodId },
+        }),
+      });
+      expect(answer.status).toBe(route === last ? 200 : 503);
+    }
     return chargeId;
   }
 
   it('when the run died during the provider call: the next run sends the same keys and takes the acquirer’s answer', async () => {
     const { id, method } = await api.subscribe({ startDate: hours(1).toISOString() });
-    const chargeId = await diedAtAcquirer(id, method!);
+    const chargeId = await diedAtAcquirer(id, [method!]);
     // The merchant changes the currency meanwhile: the payment under way keeps the money it began with.
     const changed = await a.api.put(`/subscription/${id}`, { amount: 20, currency: 'USD' });
     expect(changed.body).toMatchObject({ amount: 20, currency: 'USD' });
@@ -135,9 +140,9 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
     await a.api.delete(`/subscription/${id}`);
   });
 
-  it('when the run died during the provider call and the merchant moved the subscription to another card on another acquirer: the payment under way finishes on its own card', async () => {
+  it('when the run died during the provider call and the merchant moved the subscription to another card at another provider: the payment under way finishes on the card it began with', async () => {
     const { id, method } = await api.subscribe({ startDate: hours(1).toISOString() });
-    const chargeId = await diedAtAcquirer(id, method!);
+    const chargeId = await diedAtAcquirer(id, [method!]);
     const elsewhere = await api.savedCard(undefined, a.providerIds[1]);
     const changed = await a.api.put(`/subscription/${id}`, { paymentMethodId: elsewhere.paymentMethodId });
     expect(changed.status).toBe(200);
@@ -149,6 +154,28 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
     ]);
     // One payment at the acquirer, on the card it was begun with: none on the new card's acquirer.
     expect(live(chargeId).map((x) => [x.idempotencyKey, x.amount])).toEqual([[`${chargeId}:1`, 1000n]]);
+    expect((await progressOf(id)).paymentCount).toBe(1);
+    await a.api.delete(`/subscription/${id}`);
+  });
+
+  it('when the run died during the fallback’s call, the first card having failed: each key goes again to the card it went to', async () => {
+    const fallback = await api.savedCard(undefined, a.providerIds[1]);
+    // The acquirer fails this card with a retryable 503: the charge moves on to its fallback.
+    const failing = await a.api.post('/payment_method/card', {
+      providerId: a.providerIds[0],
+      paymentInformation: card('4000000000000119'),
+      fallbackPaymentMethodId: fallback.paymentMethodId,
+    });
+    expect(failing.status).toBe(201);
+    const { id } = await api.subscribe({ paymentMethodId: failing.body.paymentMethodId, startDate: hours(1).toISOString() });
+    const chargeId = await diedAtAcquirer(id, [failing.body, fallback]);
+
+    now = hours(3);
+    await t.gateway.worker.runDue();
+    expect(await api.chargesOf(id)).toMatchObject([
+      { chargeId, status: 'SUCCESS', providerId: fallback.providerId, paymentInformation: { paymentMethodId: fallback.paymentMethodId } },
+    ]);
+    expect(live(chargeId).map((x) => [x.idempotencyKey, x.amount])).toEqual([[`${chargeId}:2`, 1000n]]);
     expect((await progressOf(id)).paymentCount).toBe(1);
     await a.api.delete(`/subscription/${id}`);
   });

@@ -58,6 +58,7 @@ const CHARGE_DEFAULTS = {
   webhook: null,
   customerId: null,
   paymentMethodId: null,
+  requestedPaymentMethodId: null,
   paymentTokenId: null,
   subscriptionId: null,
   batchId: null,

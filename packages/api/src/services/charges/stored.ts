@@ -170,6 +170,7 @@ export function createStoredCharging(
       ...chargeDetails(input),
       ...linksOf(origin),
       paymentMethodId: method.id,
+      requestedPaymentMethodId: method.id,
       customerId: method.customerId,
       recurring: input.recurring ?? null,
     };

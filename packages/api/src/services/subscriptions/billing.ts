@@ -177,9 +177,11 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
       const payment = nextPayment(s);
       charge = await charging(chargeId, () => charges.createPaymentMethodCharge(s.account, payment, { chargeId, subscriptionId: s.id }));
     } else if (charge.status === 'PROCESSING' && charge.paymentType === 'CARD') {
-      // That run died during the provider call: the same keys again, with the same money and the
-      // same payment method (whatever changed since), so the payer pays at most once.
-      const payment = paymentOf(s, charge, charge.paymentMethodId ?? s.paymentMethodId);
+      // That run died during the provider call: the same keys again, with the same money on the
+      // payment method it was asked of (whatever changed since), so each key goes to the card it
+      // went to and the payer pays at most once. (A charge from before requestedPaymentMethodId
+      // was kept is resumed on the subscription's.)
+      const payment = paymentOf(s, charge, charge.requestedPaymentMethodId ?? s.paymentMethodId);
       charge = await charging(chargeId, () => charges.resumePaymentMethodCharge(s.account, payment, chargeId));
     }
     // Held for staff, its outcome unknown at a provider that cannot take a call twice: neither paid

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Charge" ADD COLUMN     "requestedPaymentMethodId" TEXT;
