@@ -58,6 +58,17 @@ async function runBackgroundWork() {
   await t.gateway.services.charges.sweepAbandoned();
 }
 const held = (chargeId: string) => fake.transactions().filter((x) => x.purchaseOrderNo.startsWith(`${chargeId}:`));
+/** Submits a batch of `lines` (PaymentMethodId,Amount,Currency,Reference) for `account`, with a webhook of its own so that its events are kept. */
+async function submitBatch(account: TestAccount, lines: string[]) {
+  const created = await account.api.post('/batch/transaction/payment_method', {
+    count: lines.length,
+    description: 'held',
+    batch: ['PaymentMethodId,Amount,Currency,Reference', ...lines].join('\n'),
+    webhook: { url: 'http://127.0.0.1:9/batch' },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  return String(created.body.batchId);
+}
 
 describe('a nab_transact provider', () => {
   it('is created and deleted as the SDKs do, without a call to NAB, and listed among the provider types', async () => {
@@ -315,13 +326,7 @@ describe('a nab_transact provider', () => {
     /** A batch of one row of `amount` on the saved card, whose payment NAB takes (or not) and never answers. */
     async function heldBatch(amount: string, processed: boolean) {
       fake.hangNext('trigger', { processed });
-      const created = await a.api.post('/batch/transaction/payment_method', {
-        count: 1,
-        description: 'held',
-        batch: `PaymentMethodId,Amount,Currency,Reference\n${String(saved.body.paymentMethodId)},${amount},AUD,held-${amount}`,
-      });
-      expect(created.status, JSON.stringify(created.body)).toBe(200);
-      const batchId = String(created.body.batchId);
+      const batchId = await submitBatch(a, [`${String(saved.body.paymentMethodId)},${amount},AUD,held-${amount}`]);
       for (let round = 0; round < 10 && (await t.gateway.worker.runDue()) > 0; round += 1);
       expect((await a.api.get(`/batch/${batchId}/status`)).body).toMatchObject({ status: 'FAILED', success: 0, failure: 1 });
       const row = await db.batchRow.findFirstOrThrow({ where: { batchId } });
@@ -335,12 +340,10 @@ describe('a nab_transact provider', () => {
     const staff = await staffOfA();
 
     const made = await heldBatch('7.00', true);
+    const { dateCompleted } = await db.batch.findUniqueOrThrow({ where: { id: made.batchId } });
     const [payment] = held(made.chargeId);
-    const settled = await staff.mutate('dashboard.settleUnknownOutcome', {
-      id: `${made.chargeId}:1`,
-      made: true,
-      transactionId: payment?.txnID,
-    });
+    const settle = { id: `${made.chargeId}:1`, made: true, transactionId: payment?.txnID };
+    const settled = await staff.mutate('dashboard.settleUnknownOutcome', settle);
     expect(settled.status, JSON.stringify(settled)).toBe(200);
     expect(await db.batchRow.findFirstOrThrow({ where: { batchId: made.batchId } })).toMatchObject({
       status: 'SUCCESS',
@@ -350,11 +353,12 @@ describe('a nab_transact provider', () => {
     });
     expect((await a.api.get(`/batch/${made.batchId}/status`)).body).toMatchObject({ status: 'SUCCESS', success: 1, failure: 0 });
     expect(await resultOf(made.batchId)).toContain('SUCCESS');
+    // Completed when its last row was recorded, not when staff settled it; the change is the batch's event.
+    expect((await db.batch.findUniqueOrThrow({ where: { id: made.batchId } })).dateCompleted).toEqual(dateCompleted);
+    const events = await db.webhookEvent.findMany({ where: { resourceId: made.batchId }, orderBy: { createdAt: 'asc' } });
+    expect(events.map((e) => (e.data as { status: string }).status)).toEqual(['IN_PROGRESS', 'FAILED', 'SUCCESS']);
     // Settled again the same way: counted once.
-    expect(
-      (await staff.mutate('dashboard.settleUnknownOutcome', { id: `${made.chargeId}:1`, made: true, transactionId: payment?.txnID }))
-        .status,
-    ).toBe(200);
+    expect((await staff.mutate('dashboard.settleUnknownOutcome', settle)).status).toBe(200);
     expect((await a.api.get(`/batch/${made.batchId}/status`)).body).toMatchObject({ status: 'SUCCESS', success: 1, failure: 0 });
 
     const notMade = await heldBatch('6.00', false);
@@ -365,6 +369,44 @@ describe('a nab_transact provider', () => {
     expect(row).toMatchObject({ status: 'FAILED', isRetryable: true, failureReason: expect.stringContaining('never made the payment') });
     expect(row.gatewayErrorCode).not.toBe('OUTCOME_UNKNOWN');
     expect((await a.api.get(`/batch/${notMade.batchId}/status`)).body).toMatchObject({ status: 'FAILED', success: 0, failure: 1 });
+  });
+
+  it('records a held batch row as staff settled it when they settle it before its chunk is recorded', async () => {
+    // The other row's acquirer takes 3 s: the chunk is recorded only after staff have settled the held one.
+    const slowDummy = { ...CHEAP_DOMESTIC, name: 'Slow dummy', latency: { minMs: 3000, maxMs: 3000 }, timeoutMs: 10_000 };
+    const b = await createAccount(t, [SLOW_NAB, slowDummy]);
+    const methods = [];
+    for (const [providerId, paymentInformation] of [
+      [b.providerIds[0], CARD],
+      [b.providerIds[1], card(VISA)],
+    ] as const) {
+      const saved = await b.api.post('/payment_method/card', { providerId, paymentInformation });
+      expect(saved.status, JSON.stringify(saved.body)).toBe(201);
+      methods.push(String(saved.body.paymentMethodId));
+    }
+    fake.hangNext('trigger', { processed: true });
+    const batchId = await submitBatch(b, [`${methods[0]},5.00,AUD,nab`, `${methods[1]},5.00,AUD,dummy`]);
+    const db = t.gateway.database.prisma;
+    const running = t.gateway.worker.runDue();
+    const heldRow = await db.batchRow.findFirstOrThrow({ where: { batchId, line: 1 } });
+    await expect.poll(() => db.unknownOutcome.count({ where: { chargeId: heldRow.chargeId } }), { timeout: 2_500, interval: 20 }).toBe(1);
+    const staff = await staffOf(t, b.accountId);
+    const [payment] = held(heldRow.chargeId);
+    const settled = await staff.mutate('dashboard.settleUnknownOutcome', {
+      id: `${heldRow.chargeId}:1`,
+      made: true,
+      transactionId: payment?.txnID,
+    });
+    expect(settled.status, JSON.stringify(settled)).toBe(200);
+    expect((await db.batchRow.findFirstOrThrow({ where: { batchId, line: 1 } })).status).toBe('CREATED');
+    await running;
+    expect(
+      await db.batchRow.findMany({ where: { batchId }, orderBy: { line: 'asc' }, select: { status: true, gatewayErrorCode: true } }),
+    ).toEqual([
+      { status: 'SUCCESS', gatewayErrorCode: null },
+      { status: 'SUCCESS', gatewayErrorCode: null },
+    ]);
+    expect((await b.api.get(`/batch/${batchId}/status`)).body).toMatchObject({ status: 'SUCCESS', success: 2, failure: 0 });
   });
 
   it('holds a completion NAB never answered with its lease, and settles it made once: the same again changes nothing', async () => {

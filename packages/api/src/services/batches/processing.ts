@@ -97,8 +97,9 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     for (let chunk = 0; chunk < LANES && chunk * rows < batch.count; chunk += 1) await enqueueChunk(batch, chunk, rows, { tx });
   }
 
+  /** Moves the batch from `from` to `to`, with its event; it completes when it leaves IN_PROGRESS (a settled row changes no date). */
   async function changeStatus(tx: Prisma.TransactionClient, batch: Batch, from: BatchStatus, to: BatchStatus) {
-    const completed = to === 'SUCCESS' || to === 'FAILED';
+    const completed = from === 'IN_PROGRESS';
     const { count } = await tx.batch.updateMany({
       where: { id: batch.id, status: from },
       data: { status: to, ...(completed && { dateCompleted: clock.now() }) },
@@ -117,35 +118,37 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
 
   /**
    * The row's outcome from its charge; undefined while the charge is still being made. A charge
-   * held for staff (its outcome unknown at the provider) is a failed row that must not be repeated.
+   * held for staff (its outcome unknown at the provider) is a failed row that must not be repeated;
+   * one staff then found never made is a failed row the merchant may send again.
    */
-  function outcomeOf(charge: Charge & { attempts: Array<{ isRetryable: boolean }>; unknownOutcomes: unknown[] }): RowOutcome | undefined {
-    if (charge.status === 'PROCESSING' && charge.unknownOutcomes.length > 0) {
+  function outcomeOf(
+    charge: Charge & { attempts: Array<{ isRetryable: boolean }>; unknownOutcomes: Array<{ resolution: string | null }> },
+  ): RowOutcome | undefined {
+    if (charge.status === 'PROCESSING' && charge.unknownOutcomes.some((held) => held.resolution === null)) {
       const held = heldError('payment', { chargeId: charge.id });
       return failed(held.message, held.gatewayCode ?? null, held.gatewayMessage ?? null, false);
     }
     if (charge.status === 'PROCESSING') return undefined;
     if (charge.status !== 'FAILED') return { status: 'SUCCESS' };
-    return failed(charge.failureMessage ?? 'Failed', charge.gatewayCode, charge.gatewayMessage, charge.attempts[0]?.isRetryable ?? false);
+    const notMade = charge.unknownOutcomes.some((held) => held.resolution === 'not_made');
+    const retryable = notMade || (charge.attempts[0]?.isRetryable ?? false);
+    return failed(charge.failureMessage ?? 'Failed', charge.gatewayCode, charge.gatewayMessage, retryable);
   }
 
   /**
    * A row recorded FAILED while its charge was held for staff (OUTCOME_UNKNOWN), in the transaction
-   * in which staff settle that charge: a payment the provider made makes the row a success (the
-   * batch's counters follow, and a batch that had ended FAILED for want of one ends SUCCESS); one it
-   * never made stays a failure that the merchant may now send again.
+   * in which staff settle that charge (which changed the charge first, under its lock): a payment the
+   * provider made makes the row a success (the batch's counters follow, and a batch that had ended
+   * FAILED for want of one ends SUCCESS); one it never made stays a failure the merchant may now
+   * send again. A row not recorded yet is left to its chunk (record).
    */
   async function recordSettledRow(tx: Prisma.TransactionClient, chargeId: string): Promise<void> {
-    const charge = await tx.charge.findUniqueOrThrow({ where: { id: chargeId }, include: withLastAttempt });
-    const outcome = outcomeOf(charge);
+    const outcome = outcomeOf(await tx.charge.findUniqueOrThrow({ where: { id: chargeId }, include: withLastAttempt }));
     if (!outcome) return;
-    const recorded =
-      outcome.status === 'SUCCESS'
-        ? { status: outcome.status, failureReason: null, gatewayErrorCode: null, gatewayErrorResponse: null, isRetryable: null }
-        : { ...outcome, isRetryable: true };
+    const cleared = { failureReason: null, gatewayErrorCode: null, gatewayErrorResponse: null, isRetryable: null };
     const { count } = await tx.batchRow.updateMany({
       where: { chargeId, status: 'FAILED', gatewayErrorCode: OUTCOME_UNKNOWN },
-      data: recorded,
+      data: outcome.status === 'SUCCESS' ? { ...cleared, status: 'SUCCESS' } : outcome,
     });
     if (count === 0 || outcome.status !== 'SUCCESS') return;
     const row = await tx.batchRow.findUniqueOrThrow({ where: { chargeId }, select: { batchId: true } });
@@ -153,10 +156,16 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     if (batch.status === 'FAILED') await changeStatus(tx, batch, 'FAILED', 'SUCCESS');
   }
 
+  /** The outcome of a row's charge, read under the charge's lock. */
+  async function lockedOutcome(tx: Prisma.TransactionClient, chargeId: string): Promise<RowOutcome | undefined> {
+    await tx.$queryRaw`SELECT 1 FROM "Charge" WHERE "id" = ${chargeId} FOR UPDATE`;
+    return outcomeOf(await tx.charge.findUniqueOrThrow({ where: { id: chargeId }, include: withLastAttempt }));
+  }
+
   /** A charge with its last attempt, which says whether its failure is retryable (outcomeOf). */
   const withLastAttempt = {
     attempts: { orderBy: { dateAttempted: 'desc' as const }, take: 1 },
-    unknownOutcomes: { where: { operation: 'payment', resolvedAt: null }, select: { id: true } },
+    unknownOutcomes: { where: { operation: 'payment' }, select: { resolution: true } },
   };
   const readCharge = (id: string) => db.charge.findUniqueOrThrow({ where: { id }, include: withLastAttempt });
 
@@ -226,8 +235,18 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     return { outcomes, settled, error };
   }
 
-  /** Records processed rows once each, and the batch's counters; completes the batch with its last row. */
-  async function record(tx: Prisma.TransactionClient, batchId: string, outcomes: Array<[BatchRow, RowOutcome]>) {
+  /**
+   * Records processed rows once each, and the batch's counters; completes the batch with its last
+   * row. A row held for staff takes its charge's outcome as read again under the charge's lock:
+   * staff may have settled it since (recordSettledRow, which takes that lock first, then found the
+   * row not recorded yet and left it to this).
+   */
+  async function record(tx: Prisma.TransactionClient, batchId: string, given: Array<[BatchRow, RowOutcome]>) {
+    const outcomes: Array<[BatchRow, RowOutcome]> = [];
+    for (const [row, outcome] of given) {
+      const held = outcome.status === 'FAILED' && outcome.gatewayErrorCode === OUTCOME_UNKNOWN;
+      outcomes.push([row, (held && (await lockedOutcome(tx, row.chargeId))) || outcome]);
+    }
     const processedAt = clock.now();
     const succeeded = outcomes.filter(([, outcome]) => outcome.status === 'SUCCESS').map(([row]) => row.id);
     let success = 0;

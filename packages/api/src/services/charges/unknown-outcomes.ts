@@ -100,6 +100,9 @@ export interface Settlement {
   authorisationId?: string;
 }
 
+/** The settling transaction may wait for a batch chunk's closing one (60 s at most) to release the row it settles. */
+const SETTLING_TX = { ...PROVIDER_OUTCOME_TX, timeout: 60_000 };
+
 /** Told, in the settling transaction, of a held payment staff settled (a batch row it made follows it). */
 export type SettledPaymentListener = (tx: Prisma.TransactionClient, chargeId: string) => Promise<void>;
 
@@ -200,7 +203,7 @@ export function createUnknownOutcomeSettling(
           : await settle.operation(tx, row, reference !== null && { providerReference: reference });
       if (!changed) throw conflict('The charge changed meanwhile: look at it again');
       if (row.operation === 'payment') await settle.paymentSettled(tx, chargeId);
-    }, PROVIDER_OUTCOME_TX);
+    }, SETTLING_TX);
     logger.warn({ chargeId, operation: row.operation, resolution, staff }, 'held call settled by staff');
     return { chargeId };
   }
