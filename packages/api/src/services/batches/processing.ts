@@ -156,9 +156,9 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     if (batch.status === 'FAILED') await changeStatus(tx, batch, 'FAILED', 'SUCCESS');
   }
 
-  /** The outcome of a row's charge, read under the charge's lock. */
+  /** The outcome of a row's charge, read under the lock a change of the charge takes (not one that stops rows referring to it). */
   async function lockedOutcome(tx: Prisma.TransactionClient, chargeId: string): Promise<RowOutcome | undefined> {
-    await tx.$queryRaw`SELECT 1 FROM "Charge" WHERE "id" = ${chargeId} FOR UPDATE`;
+    await tx.$queryRaw`SELECT 1 FROM "Charge" WHERE "id" = ${chargeId} FOR NO KEY UPDATE`;
     return outcomeOf(await tx.charge.findUniqueOrThrow({ where: { id: chargeId }, include: withLastAttempt }));
   }
 
@@ -242,11 +242,12 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
    * row not recorded yet and left it to this).
    */
   async function record(tx: Prisma.TransactionClient, batchId: string, given: Array<[BatchRow, RowOutcome]>) {
-    const outcomes: Array<[BatchRow, RowOutcome]> = [];
-    for (const [row, outcome] of given) {
-      const held = outcome.status === 'FAILED' && outcome.gatewayErrorCode === OUTCOME_UNKNOWN;
-      outcomes.push([row, (held && (await lockedOutcome(tx, row.chargeId))) || outcome]);
-    }
+    const isHeld = (outcome: RowOutcome) => outcome.status === 'FAILED' && outcome.gatewayErrorCode === OUTCOME_UNKNOWN;
+    // Locked in one order, whatever order the rows came in: two runs of a chunk never wait on each other in a circle.
+    const heldCharges = given.flatMap(([row, outcome]) => (isHeld(outcome) ? [row.chargeId] : [])).sort();
+    const settled = new Map<string, RowOutcome | undefined>();
+    for (const chargeId of heldCharges) settled.set(chargeId, await lockedOutcome(tx, chargeId));
+    const outcomes = given.map(([row, outcome]): [BatchRow, RowOutcome] => [row, settled.get(row.chargeId) ?? outcome]);
     const processedAt = clock.now();
     const succeeded = outcomes.filter(([, outcome]) => outcome.status === 'SUCCESS').map(([row]) => row.id);
     let success = 0;

@@ -267,17 +267,23 @@ export function createStoredCharging(
     return planCharge(account, method, fallback, input, origin, client);
   }
 
+  /**
+   * Charges `method` (with its active fallback), or, `resumed`, sends a charge a dead run left
+   * PROCESSING again along the routes it took: `method` first, then the fallback given.
+   */
   async function chargeMethod(
     account: Account,
     method: PaymentMethod,
     input: ChargeFieldsInput & { recurring?: boolean },
     origin: ChargeOrigin = {},
-    resume = false,
+    resumed?: { fallback: PaymentMethod | null },
   ) {
-    const planned = await planMethodCharge(account, method, input, origin);
+    const planned = resumed
+      ? await planCharge(account, method, resumed.fallback, input, origin)
+      : await planMethodCharge(account, method, input, origin);
     if ('debit' in planned) return debits.debit(account, planned.debit);
     const { card } = planned;
-    const charge = resume
+    const charge = resumed
       ? await db.charge.findUniqueOrThrow({ where: { id: card.row.id, status: 'PROCESSING' } })
       : await insertCharge(db, card.row, origin.heldKey, origin.keyedAs);
     try {
@@ -407,7 +413,12 @@ export function createStoredCharging(
       return undefined;
     }
     const method = await db.paymentMethod.findFirstOrThrow({ where: { id: input.paymentMethodId, accountId: account.id } });
-    return chargeMethod(account, method, input, { chargeId }, true);
+    // A charge that had moved on to a fallback (the method it now names) goes there again, even if
+    // that fallback was removed or replaced since: each key goes again where it went.
+    const movedTo = charge.attemptCount > 1 && charge.paymentMethodId !== method.id ? charge.paymentMethodId : null;
+    const fallbacks = await methodsById(account, movedTo ? [movedTo] : fallbackIds([method]));
+    const fallback = movedTo ? (fallbacks.get(movedTo) ?? null) : fallbackIn(fallbacks, method);
+    return chargeMethod(account, method, input, { chargeId }, { fallback });
   }
 
   async function createCustomerCharge(

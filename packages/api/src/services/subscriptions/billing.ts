@@ -179,8 +179,9 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
     } else if (charge.status === 'PROCESSING' && charge.paymentType === 'CARD') {
       // That run died during the provider call: the same keys again, with the same money on the
       // payment method it was asked of (whatever changed since), so each key goes to the card it
-      // went to and the payer pays at most once. (A charge from before requestedPaymentMethodId
-      // was kept is resumed on the subscription's.)
+      // went to and the payer pays at most once (stored.ts resumePaymentMethodCharge). One from
+      // before requestedPaymentMethodId was kept, that had moved on to a fallback, starts from the
+      // subscription's.
       const payment = paymentOf(s, charge, charge.requestedPaymentMethodId ?? s.paymentMethodId);
       charge = await charging(chargeId, () => charges.resumePaymentMethodCharge(s.account, payment, chargeId));
     }
