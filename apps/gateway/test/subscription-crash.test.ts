@@ -120,6 +120,20 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
         }),
       });
       expect(answer.status).toBe(route === last ? 200 : 503);
+      // An attempt the run moved on from was recorded before the next began.
+      if (route !== last) {
+        await db().chargeAttempt.create({
+          data: {
+            id: `${chargeId}-${n + 1}`,
+            chargeId,
+            providerId: String(route.providerId),
+            errorCode: 34,
+            errorMessage: 'Acquirer error',
+            gatewayCode: '96',
+            isRetryable: true,
+          },
+        });
+      }
     }
     return chargeId;
   }
@@ -177,6 +191,9 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
       { chargeId, status: 'SUCCESS', providerId: fallback.providerId, paymentInformation: { paymentMethodId: fallback.paymentMethodId } },
     ]);
     expect(live(chargeId).map((x) => [x.idempotencyKey, x.amount])).toEqual([[`${chargeId}:2`, 1000n]]);
+    // The first card's attempt, ended before the crash, is not made again: it is listed once.
+    const [resumed] = await api.chargesOf(id);
+    expect(resumed?.failedAttempts).toMatchObject([{ providerId: a.providerIds[0], gatewayCode: '96' }]);
     expect((await progressOf(id)).paymentCount).toBe(1);
     await a.api.delete(`/subscription/${id}`);
   });

@@ -156,6 +156,9 @@ export function createAttemptRunner(
     for (const [index, route] of routes.entries()) {
       const attempt = index + 1;
       const { provider, estimatedCost } = route;
+      // A resumed charge passes the attempts its dead run ended: the next began only once the one
+      // before had failed, been reversed and been recorded. Only the last may have left unanswered.
+      if (attempt < reached) continue;
       const idempotencyKey = `${charge.id}:${attempt}`;
       const parameters = {
         idempotencyKey,
@@ -167,11 +170,9 @@ export function createAttemptRunner(
         descriptor: charge.descriptor ?? undefined,
       };
       // A call that cannot be sent twice is claimed before it leaves, once (reversal.ts claimAttempt):
-      // what a held call was, and that it may have left. One claimed already is never sent again: an
-      // earlier attempt of a resumed charge is passed (it ended before the next began); the current
-      // one is another run's, or left before a crash (stored.ts resumes that one otherwise).
+      // what a held call was, and that it may have left. One claimed already is never sent again: it
+      // is another run's, or left before a crash (stored.ts resumes that one otherwise).
       if (!resendable(provider) && !(await claimAttempt(db, parameters))) {
-        if (attempt < reached) continue;
         throw new ApiError('InvalidChargeStatus', { http: 409, retryable: true, message: 'This charge is being made by another request' });
       }
       if (attempt > 1) {

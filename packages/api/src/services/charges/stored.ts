@@ -414,7 +414,7 @@ export function createStoredCharging(
     }
     const method = await db.paymentMethod.findFirstOrThrow({ where: { id: input.paymentMethodId, accountId: account.id } });
     // A charge that had moved on to a fallback (the method it now names) goes there again, even if
-    // that fallback was removed or replaced since: each key goes again where it went.
+    // that fallback was removed since: its key goes again where it went.
     const movedTo = charge.attemptCount > 1 && charge.paymentMethodId !== method.id ? charge.paymentMethodId : null;
     const fallbacks = await methodsById(account, movedTo ? [movedTo] : fallbackIds([method]));
     const fallback = movedTo ? (fallbacks.get(movedTo) ?? null) : fallbackIn(fallbacks, method);
