@@ -88,16 +88,15 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
    * its charge PROCESSING, asked of the first of `routes` (saved cards, each the previous one's
    * fallback) and moved on to the last, whose payment the acquirer made and the run never heard of.
    */
-  async function diedAtAcquirer(id: string, routes: Array<Record<string, unknown>>) {
+  async function diedAtAcquirer(id: string, routes: Array<Record<string, unknown>>, account = a) {
     const { chargeId } = await pendingJob(id);
     const last = routes.at(-1)!;
     await db().charge.create({
       data: {
         id: chargeId,
-        accountId: a.accountId,
+        accountId: account.accountId,
         providerId: String(last.providerId),
         paymentMethodId: String(last.paymentMethodId),
-        requestedPaymentMethodId: String(routes[0]!.paymentMethodId),
         subscriptionId: id,
         attemptCount: routes.length,
         status: 'PROCESSING',
@@ -196,6 +195,29 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
     expect(resumed?.failedAttempts).toMatchObject([{ providerId: a.providerIds[0], gatewayCode: '96' }]);
     expect((await progressOf(id)).paymentCount).toBe(1);
     await a.api.delete(`/subscription/${id}`);
+  });
+
+  it('when the run died during the fallback’s call and the fallback’s provider was removed since: that attempt is reversed and the payment failed', async () => {
+    const b = await createAccount(t, [STEADY, { ...STEADY, name: 'Removed later' }]);
+    const own = subscriptionsOf(b);
+    const fallback = await own.savedCard(undefined, b.providerIds[1]);
+    const failing = await b.api.post('/payment_method/card', {
+      providerId: b.providerIds[0],
+      paymentInformation: card('4000000000000119'),
+      fallbackPaymentMethodId: fallback.paymentMethodId,
+    });
+    const { id } = await own.subscribe({ paymentMethodId: failing.body.paymentMethodId, startDate: hours(1).toISOString() });
+    const chargeId = await diedAtAcquirer(id, [failing.body, fallback], b);
+    expect(live(chargeId)).toHaveLength(1);
+    expect((await b.api.delete(`/provider/${b.providerIds[1]}`)).status).toBe(200);
+
+    now = hours(3);
+    await t.gateway.worker.runDue();
+    expect(await own.chargesOf(id)).toMatchObject([{ chargeId, status: 'FAILED', providerId: b.providerIds[1] }]);
+    // The fallback's payment, which nothing could finish any more, is reversed: the payer pays nothing.
+    expect(live(chargeId)).toEqual([]);
+    expect((await progressOf(id)).paymentCount).toBe(0);
+    await b.api.delete(`/subscription/${id}`);
   });
 
   it('when the lease of a run at a slow acquirer expires and another gateway takes the job over', async () => {

@@ -29,6 +29,8 @@ export interface AttemptPlan {
   currency: Currency;
   capture: boolean;
   routes: ChargeRoute[];
+  /** The number of the first route's attempt (1 unless a resumed charge goes on from the attempt its dead run had got to). */
+  firstAttempt?: number;
   /** Move on to the next route after a retryable failure (least cost, fallback payment methods). */
   failover: boolean;
   recurring?: boolean;
@@ -151,14 +153,9 @@ export function createAttemptRunner(
     let { charge } = plan;
     const started = clock.now().getTime();
     const failedAttempts: ChargeAttempt[] = [];
-    // A resumed charge (a batch row, a subscription payment) had got this far before its run died.
-    const reached = plan.charge.attemptCount;
     for (const [index, route] of routes.entries()) {
-      const attempt = index + 1;
+      const attempt = (plan.firstAttempt ?? 1) + index;
       const { provider, estimatedCost } = route;
-      // A resumed charge passes the attempts its dead run ended: the next began only once the one
-      // before had failed, been reversed and been recorded. Only the last may have left unanswered.
-      if (attempt < reached) continue;
       const idempotencyKey = `${charge.id}:${attempt}`;
       const parameters = {
         idempotencyKey,
@@ -169,12 +166,8 @@ export function createAttemptRunner(
         reference: charge.reference ?? undefined,
         descriptor: charge.descriptor ?? undefined,
       };
-      // A call that cannot be sent twice is claimed before it leaves, once (reversal.ts claimAttempt):
-      // what a held call was, and that it may have left. One claimed already is never sent again: it
-      // is another run's, or left before a crash (stored.ts resumes that one otherwise).
-      if (!resendable(provider) && !(await claimAttempt(db, parameters))) {
-        throw new ApiError('InvalidChargeStatus', { http: 409, retryable: true, message: 'This charge is being made by another request' });
-      }
+      // The charge names the attempt before anything of it can leave (a NAB claim, the call): a run
+      // that resumes it goes on from this attempt, the ones before having ended.
       if (attempt > 1) {
         charge = await db.charge.update({
           where: { id: charge.id },
@@ -186,6 +179,12 @@ export function createAttemptRunner(
             estimatedCostCurrency: estimatedCost === undefined ? null : currency.code,
           },
         });
+      }
+      // A call that cannot be sent twice is claimed before it leaves, once (reversal.ts claimAttempt):
+      // what a held call was, and that it may have left. One claimed already is never sent again: it
+      // is another run's, or left before a crash (stored.ts resumes that one otherwise).
+      if (!resendable(provider) && !(await claimAttempt(db, parameters))) {
+        throw new ApiError('InvalidChargeStatus', { http: 409, retryable: true, message: 'This charge is being made by another request' });
       }
       const keep = keeper(db, parameters);
       const result = await connectorFor(provider, config).authorise({

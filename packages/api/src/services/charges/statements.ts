@@ -58,7 +58,6 @@ const CHARGE_DEFAULTS = {
   webhook: null,
   customerId: null,
   paymentMethodId: null,
-  requestedPaymentMethodId: null,
   paymentTokenId: null,
   subscriptionId: null,
   batchId: null,

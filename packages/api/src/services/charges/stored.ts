@@ -57,7 +57,7 @@ export interface StoredChargingDeps {
   debits: ReturnType<typeof createDebitCharging>;
   vault: Pick<VaultService, 'readCard' | 'consumeCcv'>;
   tokens: TokenConsumer;
-  abandoned: Pick<AbandonedRecovery, 'resumeUnsendable'>;
+  abandoned: Pick<AbandonedRecovery, 'resumeUnsendable' | 'recoverAbandoned'>;
 }
 
 /** Links a charge keeps to where it came from. */
@@ -170,7 +170,6 @@ export function createStoredCharging(
       ...chargeDetails(input),
       ...linksOf(origin),
       paymentMethodId: method.id,
-      requestedPaymentMethodId: method.id,
       customerId: method.customerId,
       recurring: input.recurring ?? null,
     };
@@ -267,30 +266,24 @@ export function createStoredCharging(
     return planCharge(account, method, fallback, input, origin, client);
   }
 
-  /**
-   * Charges `method` (with its active fallback), or, `resumed`, sends a charge a dead run left
-   * PROCESSING again along the routes it took: `method` first, then the fallback given.
-   */
+  /** Runs the attempts of a card charge whose row is written; the CCVs it used are spent, whatever the outcome. */
+  async function runCard(account: Account, card: CardCharge, charge: Charge, firstAttempt?: number) {
+    try {
+      return await attempts.runAttempts({ ...attemptsOf(card, charge), firstAttempt });
+    } finally {
+      await consumeCcvs(account, card.used);
+    }
+  }
+
   async function chargeMethod(
     account: Account,
     method: PaymentMethod,
     input: ChargeFieldsInput & { recurring?: boolean },
     origin: ChargeOrigin = {},
-    resumed?: { fallback: PaymentMethod | null },
   ) {
-    const planned = resumed
-      ? await planCharge(account, method, resumed.fallback, input, origin)
-      : await planMethodCharge(account, method, input, origin);
+    const planned = await planMethodCharge(account, method, input, origin);
     if ('debit' in planned) return debits.debit(account, planned.debit);
-    const { card } = planned;
-    const charge = resumed
-      ? await db.charge.findUniqueOrThrow({ where: { id: card.row.id, status: 'PROCESSING' } })
-      : await insertCharge(db, card.row, origin.heldKey, origin.keyedAs);
-    try {
-      return await attempts.runAttempts(attemptsOf(card, charge));
-    } finally {
-      await consumeCcvs(account, card.used);
-    }
+    return runCard(account, planned.card, await insertCharge(db, planned.card.row, origin.heldKey, origin.keyedAs));
   }
 
   async function createPaymentMethodCharge(account: Account, input: PaymentMethodChargeInput, origin?: ChargeOrigin) {
@@ -395,10 +388,10 @@ export function createStoredCharging(
   }
 
   /**
-   * Sends the attempts of charge `chargeId`, made by createPaymentMethodCharge with this input and
-   * left PROCESSING by a process that died, again with the same keys: the provider answers each as
-   * it did the first time (or now, if the first call never reached it), so the payer is charged
-   * at most once. The payment method may have been removed since. Card charges only: a debit's
+   * Sends the attempt of charge `chargeId` that a process that died left PROCESSING (made by
+   * createPaymentMethodCharge with this input) again under its key, then any attempt after it: the
+   * provider answers it as it did the first time (or now, if the first call never reached it), so
+   * the payer is charged at most once. The payment method may have been removed since. Card charges only: a debit's
    * settling job sends it again itself (and here its charge id is refused as taken, P2002).
    */
   async function resumePaymentMethodCharge(account: Account, input: PaymentMethodChargeInput, chargeId: string) {
@@ -406,19 +399,32 @@ export function createStoredCharging(
     // (it was kept before it left): its charge is recorded from what the connector kept, or
     // recovered as an abandoned one, and the caller reads what it became. One that never left is sent.
     const charge = await db.charge.findUniqueOrThrow({ where: { id: chargeId }, include: { provider: true } });
+    if (charge.status !== 'PROCESSING') return undefined;
     const { provider } = charge;
     const mayHaveLeft = keptAttempt(charge, `${charge.id}:${charge.attemptCount}`) !== undefined;
-    if (charge.status === 'PROCESSING' && provider && !resendable(provider) && mayHaveLeft) {
+    if (provider && !resendable(provider) && mayHaveLeft) {
       await abandoned.resumeUnsendable(charge, provider);
       return undefined;
     }
-    const method = await db.paymentMethod.findFirstOrThrow({ where: { id: input.paymentMethodId, accountId: account.id } });
-    // A charge that had moved on to a fallback (the method it now names) goes there again, even if
-    // that fallback was removed since: its key goes again where it went.
-    const movedTo = charge.attemptCount > 1 && charge.paymentMethodId !== method.id ? charge.paymentMethodId : null;
-    const fallbacks = await methodsById(account, movedTo ? [movedTo] : fallbackIds([method]));
-    const fallback = movedTo ? (fallbacks.get(movedTo) ?? null) : fallbackIn(fallbacks, method);
-    return chargeMethod(account, method, input, { chargeId }, { fallback });
+    // It goes on from the attempt its dead run had got to (the ones before ended: failed, reversed
+    // and recorded), under that attempt's key, on the card that attempt went to: the one the charge
+    // names, a fallback once it had moved on, even if removed since. A fallback after it only from
+    // the first attempt: the fallback's key never left.
+    const [method] = (await methodsById(account, [charge.paymentMethodId ?? input.paymentMethodId])).values();
+    const fallback = method && charge.attemptCount <= 1 ? fallbackIn(await methodsById(account, fallbackIds([method])), method) : null;
+    const planned =
+      method &&
+      (await planCharge(account, method, fallback, input, { chargeId }).catch((error: unknown) => {
+        if (error instanceof ApiError) return undefined;
+        throw error;
+      }));
+    // That card can no longer be charged (its provider removed…): the attempt is recovered as an
+    // abandoned one, reversed under its key and the charge failed (or held, where it cannot be).
+    if (!planned || 'debit' in planned) {
+      await abandoned.recoverAbandoned(charge);
+      return undefined;
+    }
+    return runCard(account, planned.card, charge, Math.max(charge.attemptCount, 1));
   }
 
   async function createCustomerCharge(

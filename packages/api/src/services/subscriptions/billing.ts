@@ -177,12 +177,10 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
       const payment = nextPayment(s);
       charge = await charging(chargeId, () => charges.createPaymentMethodCharge(s.account, payment, { chargeId, subscriptionId: s.id }));
     } else if (charge.status === 'PROCESSING' && charge.paymentType === 'CARD') {
-      // That run died during the provider call: the same keys again, with the same money on the
-      // payment method it was asked of (whatever changed since), so each key goes to the card it
-      // went to and the payer pays at most once (stored.ts resumePaymentMethodCharge). One from
-      // before requestedPaymentMethodId was kept, that had moved on to a fallback, starts from the
-      // subscription's.
-      const payment = paymentOf(s, charge, charge.requestedPaymentMethodId ?? s.paymentMethodId);
+      // That run died during the provider call: its last attempt again under its key, with the same
+      // money, on the card that attempt went to (whatever changed since), so the payer pays at most
+      // once (stored.ts resumePaymentMethodCharge).
+      const payment = paymentOf(s, charge, charge.paymentMethodId ?? s.paymentMethodId);
       charge = await charging(chargeId, () => charges.resumePaymentMethodCharge(s.account, payment, chargeId));
     }
     // Held for staff, its outcome unknown at a provider that cannot take a call twice: neither paid
