@@ -1,7 +1,7 @@
 import { paymentChargeId } from '@gateway/core';
 import { startSimulator, type Simulator } from '@gateway/providers';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { card, createAccount, startTestGateway, type TestAccount, type TestGateway } from './harness';
+import { card, createAccount, startTestGateway, VISA, type TestAccount, type TestGateway } from './harness';
 import { STEADY, subscriptionsOf } from './subscription-support';
 
 /**
@@ -83,12 +83,24 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
     await a.api.delete(`/subscription/${id}`);
   });
 
+  /** A card saved at the account's first provider (one the acquirer fails with a retryable 503, unless `number` is given), whose fallback is a card at its second. */
+  async function cardWithFallback(account: TestAccount, number = '4000000000000119') {
+    const fallback = await subscriptionsOf(account).savedCard(undefined, account.providerIds[1]);
+    const first = await account.api.post('/payment_method/card', {
+      providerId: account.providerIds[0],
+      paymentInformation: card(number),
+      fallbackPaymentMethodId: fallback.paymentMethodId,
+    });
+    expect(first.status).toBe(201);
+    return { first: first.body, fallback };
+  }
+
   /**
    * What a run of the subscription `id`'s first payment that died during the provider call leaves:
    * its charge PROCESSING, asked of the first of `routes` (saved cards, each the previous one's
    * fallback) and moved on to the last, whose payment the acquirer made and the run never heard of.
    */
-  async function diedAtAcquirer(id: string, routes: Array<Record<string, unknown>>, account = a) {
+  async function diedAtAcquirer(id: string, routes: Array<Record<string, unknown>>, { account = a, lastEnded = false } = {}) {
     const { chargeId } = await pendingJob(id);
     const last = routes.at(-1)!;
     await db().charge.create({
@@ -118,9 +130,11 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
           source: { type: 'stored_card', providerToken: route.providerPaymentMethodId },
         }),
       });
-      expect(answer.status).toBe(route === last ? 200 : 503);
+      // The last attempt is the one the run died in, unless it had ended too (before the run named the next).
+      const ended = route !== last || lastEnded;
+      expect(answer.status).toBe(ended ? 503 : 200);
       // An attempt the run moved on from was recorded before the next began.
-      if (route !== last) {
+      if (ended) {
         await db().chargeAttempt.create({
           data: {
             id: `${chargeId}-${n + 1}`,
@@ -171,17 +185,11 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
     await a.api.delete(`/subscription/${id}`);
   });
 
-  it('when the run died during the fallback’s call, the first card having failed: each key goes again to the card it went to, though that fallback was removed since', async () => {
-    const fallback = await api.savedCard(undefined, a.providerIds[1]);
+  it('when the run died during the fallback’s call, the first card having failed: only the fallback’s key goes again, to the card it went to, though that card was removed since', async () => {
     // The acquirer fails this card with a retryable 503: the charge moves on to its fallback.
-    const failing = await a.api.post('/payment_method/card', {
-      providerId: a.providerIds[0],
-      paymentInformation: card('4000000000000119'),
-      fallbackPaymentMethodId: fallback.paymentMethodId,
-    });
-    expect(failing.status).toBe(201);
-    const { id } = await api.subscribe({ paymentMethodId: failing.body.paymentMethodId, startDate: hours(1).toISOString() });
-    const chargeId = await diedAtAcquirer(id, [failing.body, fallback]);
+    const { first: failing, fallback } = await cardWithFallback(a);
+    const { id } = await api.subscribe({ paymentMethodId: failing.paymentMethodId, startDate: hours(1).toISOString() });
+    const chargeId = await diedAtAcquirer(id, [failing, fallback]);
     expect((await a.api.delete(`/payment_method/${String(fallback.paymentMethodId)}`)).status).toBe(200);
 
     now = hours(3);
@@ -200,14 +208,9 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
   it('when the run died during the fallback’s call and the fallback’s provider was removed since: that attempt is reversed and the payment failed', async () => {
     const b = await createAccount(t, [STEADY, { ...STEADY, name: 'Removed later' }]);
     const own = subscriptionsOf(b);
-    const fallback = await own.savedCard(undefined, b.providerIds[1]);
-    const failing = await b.api.post('/payment_method/card', {
-      providerId: b.providerIds[0],
-      paymentInformation: card('4000000000000119'),
-      fallbackPaymentMethodId: fallback.paymentMethodId,
-    });
-    const { id } = await own.subscribe({ paymentMethodId: failing.body.paymentMethodId, startDate: hours(1).toISOString() });
-    const chargeId = await diedAtAcquirer(id, [failing.body, fallback], b);
+    const { first: failing, fallback } = await cardWithFallback(b);
+    const { id } = await own.subscribe({ paymentMethodId: failing.paymentMethodId, startDate: hours(1).toISOString() });
+    const chargeId = await diedAtAcquirer(id, [failing, fallback], { account: b });
     expect(live(chargeId)).toHaveLength(1);
     expect((await b.api.delete(`/provider/${b.providerIds[1]}`)).status).toBe(200);
 
@@ -217,6 +220,37 @@ describe.runIf(inject('databaseServerUrl'))('a payment is charged and counted on
     // The fallback's payment, which nothing could finish any more, is reversed: the payer pays nothing.
     expect(live(chargeId)).toEqual([]);
     expect((await progressOf(id)).paymentCount).toBe(0);
+    await b.api.delete(`/subscription/${id}`);
+  });
+
+  it('when the run died after the first card failed, before it named the fallback: it goes on to the fallback', async () => {
+    const { first: failing, fallback } = await cardWithFallback(a);
+    const { id } = await api.subscribe({ paymentMethodId: failing.paymentMethodId, startDate: hours(1).toISOString() });
+    const chargeId = await diedAtAcquirer(id, [failing], { lastEnded: true });
+
+    now = hours(3);
+    await t.gateway.worker.runDue();
+    expect(await api.chargesOf(id)).toMatchObject([{ chargeId, status: 'SUCCESS', providerId: fallback.providerId }]);
+    expect(live(chargeId).map((x) => x.idempotencyKey)).toEqual([`${chargeId}:2`]);
+    // The first card's attempt had ended: it is not made again, and listed once.
+    const [resumed] = await api.chargesOf(id);
+    expect(resumed?.failedAttempts).toMatchObject([{ providerId: a.providerIds[0], gatewayCode: '96' }]);
+    await a.api.delete(`/subscription/${id}`);
+  });
+
+  it('when the run died during the first card’s call and its fallback’s provider was removed since: the first card’s key goes again', async () => {
+    const b = await createAccount(t, [STEADY, { ...STEADY, name: 'Removed later' }]);
+    const own = subscriptionsOf(b);
+    const { first } = await cardWithFallback(b, VISA);
+    const { id } = await own.subscribe({ paymentMethodId: first.paymentMethodId, startDate: hours(1).toISOString() });
+    const chargeId = await diedAtAcquirer(id, [first], { account: b });
+    expect((await b.api.delete(`/provider/${b.providerIds[1]}`)).status).toBe(200);
+
+    now = hours(3);
+    await t.gateway.worker.runDue();
+    expect(await own.chargesOf(id)).toMatchObject([{ chargeId, status: 'SUCCESS', providerId: b.providerIds[0] }]);
+    expect(live(chargeId).map((x) => x.idempotencyKey)).toEqual([`${chargeId}:1`]);
+    expect((await progressOf(id)).paymentCount).toBe(1);
     await b.api.delete(`/subscription/${id}`);
   });
 

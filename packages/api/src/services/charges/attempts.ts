@@ -169,8 +169,9 @@ export function createAttemptRunner(
       // The charge names the attempt before anything of it can leave (a NAB claim, the call): a run
       // that resumes it goes on from this attempt, the ones before having ended.
       if (attempt > 1) {
+        // Only while nothing decided it: a run whose lease ran out changes no charge another run finished.
         charge = await db.charge.update({
-          where: { id: charge.id },
+          where: { id: charge.id, status: 'PROCESSING' },
           data: {
             providerId: provider.id,
             ...route.chargeColumns,

@@ -408,23 +408,28 @@ export function createStoredCharging(
     }
     // It goes on from the attempt its dead run had got to (the ones before ended: failed, reversed
     // and recorded), under that attempt's key, on the card that attempt went to: the one the charge
-    // names, a fallback once it had moved on, even if removed since. A fallback after it only from
-    // the first attempt: the fallback's key never left.
-    const [method] = (await methodsById(account, [charge.paymentMethodId ?? input.paymentMethodId])).values();
-    const fallback = method && charge.attemptCount <= 1 ? fallbackIn(await methodsById(account, fallbackIds([method])), method) : null;
-    const planned =
-      method &&
-      (await planCharge(account, method, fallback, input, { chargeId }).catch((error: unknown) => {
-        if (error instanceof ApiError) return undefined;
-        throw error;
-      }));
-    // That card can no longer be charged (its provider removed…): the attempt is recovered as an
-    // abandoned one, reversed under its key and the charge failed (or held, where it cannot be).
+    // names, a fallback once it had moved on, even if removed since. If that attempt had ended too
+    // (the run died before naming the next), from the next. A fallback's key never left before.
+    const reached = Math.max(charge.attemptCount, 1);
+    const ended = (await db.chargeAttempt.count({ where: { chargeId } })) >= reached;
+    const [named] = (await methodsById(account, [charge.paymentMethodId])).values();
+    const fallback = named && reached === 1 ? fallbackIn(await methodsById(account, fallbackIds([named])), named) : null;
+    const plan = async (method: PaymentMethod | null | undefined, then: PaymentMethod | null) =>
+      method
+        ? planCharge(account, method, then, input, { chargeId }).catch((error: unknown) => {
+            if (error instanceof ApiError) return undefined;
+            throw error;
+          })
+        : undefined;
+    // A fallback that can no longer be charged (its provider removed…) is left out, as a new charge leaves it.
+    const planned = ended ? await plan(fallback, null) : ((await plan(named, fallback)) ?? (await plan(named, null)));
+    // Nothing left that can be charged: the attempt is recovered as an abandoned one, reversed under
+    // its key and the charge failed (or held, where it cannot be).
     if (!planned || 'debit' in planned) {
       await abandoned.recoverAbandoned(charge);
       return undefined;
     }
-    return runCard(account, planned.card, charge, Math.max(charge.attemptCount, 1));
+    return runCard(account, planned.card, charge, ended ? reached + 1 : reached);
   }
 
   async function createCustomerCharge(

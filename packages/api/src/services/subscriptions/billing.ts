@@ -123,12 +123,9 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
     return { data: stopped('Suspended') };
   }
 
-  /**
-   * A payment of the subscription, on its payment method unless given another; its transaction
-   * events also go to the subscription's webhook.
-   */
-  const paymentOf = (s: Subscription, { amount, currency }: Money, paymentMethodId = s.paymentMethodId) => ({
-    paymentMethodId,
+  /** A payment of the subscription; its transaction events also go to the subscription's webhook. */
+  const paymentOf = (s: Subscription, { amount, currency }: Money) => ({
+    paymentMethodId: s.paymentMethodId,
     amount: formatAmount(amount, requireCurrency(currency)),
     currency,
     recurring: true,
@@ -180,7 +177,7 @@ export function createBilling({ db, clock, logger, jobs, config }: Dependencies,
       // That run died during the provider call: its last attempt again under its key, with the same
       // money, on the card that attempt went to (whatever changed since), so the payer pays at most
       // once (stored.ts resumePaymentMethodCharge).
-      const payment = paymentOf(s, charge, charge.paymentMethodId ?? s.paymentMethodId);
+      const payment = paymentOf(s, charge);
       charge = await charging(chargeId, () => charges.resumePaymentMethodCharge(s.account, payment, chargeId));
     }
     // Held for staff, its outcome unknown at a provider that cannot take a call twice: neither paid
