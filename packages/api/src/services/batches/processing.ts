@@ -143,7 +143,8 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
    * send again. A row not recorded yet is left to its chunk (record).
    */
   async function recordSettledRow(tx: Prisma.TransactionClient, chargeId: string): Promise<void> {
-    const outcome = outcomeOf(await tx.charge.findUniqueOrThrow({ where: { id: chargeId }, include: withLastAttempt }));
+    const charge = await readCharge(chargeId, tx);
+    const outcome = charge.batchId !== null && outcomeOf(charge);
     if (!outcome) return;
     const cleared = { failureReason: null, gatewayErrorCode: null, gatewayErrorResponse: null, isRetryable: null };
     const { count } = await tx.batchRow.updateMany({
@@ -159,7 +160,7 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
   /** The outcome of a row's charge, read under the lock a change of the charge takes (not one that stops rows referring to it). */
   async function lockedOutcome(tx: Prisma.TransactionClient, chargeId: string): Promise<RowOutcome | undefined> {
     await tx.$queryRaw`SELECT 1 FROM "Charge" WHERE "id" = ${chargeId} FOR NO KEY UPDATE`;
-    return outcomeOf(await tx.charge.findUniqueOrThrow({ where: { id: chargeId }, include: withLastAttempt }));
+    return outcomeOf(await readCharge(chargeId, tx));
   }
 
   /** A charge with its last attempt, which says whether its failure is retryable (outcomeOf). */
@@ -167,7 +168,8 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
     attempts: { orderBy: { dateAttempted: 'desc' as const }, take: 1 },
     unknownOutcomes: { where: { operation: 'payment' }, select: { resolution: true } },
   };
-  const readCharge = (id: string) => db.charge.findUniqueOrThrow({ where: { id }, include: withLastAttempt });
+  const readCharge = (id: string, client: Pick<Prisma.TransactionClient, 'charge'> = db) =>
+    client.charge.findUniqueOrThrow({ where: { id }, include: withLastAttempt });
 
   /** What charging a row sends: its payment method's charge for the row's amount, linked to the batch. */
   const requestOf = (row: BatchRow) => ({
@@ -345,7 +347,7 @@ export function createBatchProcessing({ db, clock, logger, jobs, config }: Depen
         result.push([row, outcome]);
         continue;
       }
-      const now = outcomeOf(await tx.charge.findUniqueOrThrow({ where: { id: row.chargeId }, include: withLastAttempt }));
+      const now = outcomeOf(await readCharge(row.chargeId, tx));
       if (now) result.push([row, now]);
     }
     return result;

@@ -391,8 +391,9 @@ export function createStoredCharging(
    * Sends the attempt of charge `chargeId` that a process that died left PROCESSING (made by
    * createPaymentMethodCharge with this input) again under its key, then any attempt after it: the
    * provider answers it as it did the first time (or now, if the first call never reached it), so
-   * the payer is charged at most once. The payment method may have been removed since. Card charges only: a debit's
-   * settling job sends it again itself (and here its charge id is refused as taken, P2002).
+   * the payer is charged at most once. The payment method may have been removed since. Card
+   * charges only: a debit's settling job sends it again itself (and here its charge id is refused
+   * as taken, P2002).
    */
   async function resumePaymentMethodCharge(account: Account, input: PaymentMethodChargeInput, chargeId: string) {
     // A provider that cannot take a call twice (NAB Transact) is not sent a call that may have left
